@@ -1,0 +1,42 @@
+import type {Config} from '@oclif/core'
+
+import {SUPPORTED_PROTOCOL_VERSIONS} from '@modelcontextprotocol/server'
+
+import type {ServerPlan} from './server.js'
+
+import {type Settings} from '../config.js'
+import {commandBuiltins} from '../tools/builtins/commands.js'
+import {docsBuiltins} from '../tools/builtins/docs.js'
+import {callEnvironment} from '../tools/call.js'
+import {buildRegistry, type Registry} from '../tools/registry.js'
+import {DefaultWorkdir} from '../tools/workdir.js'
+
+/** The revisions the SDK serves: the 2026-07-28 (modern) era next to the 2025 (legacy) ones it lists. */
+export const PROTOCOL_REVISIONS: readonly string[] = ['2026-07-28', ...SUPPORTED_PROTOCOL_VERSIONS]
+
+function instructionsFor(config: Config, settings: Settings, registry: Registry): string {
+  const readOnly = registry.tools.filter((t) => t.hints.readOnlyHint).length
+  const where = settings.defaultCwd ? `in ${settings.defaultCwd}` : 'in an empty private directory'
+  const generated = [
+    `These tools run commands of the ${config.bin} CLI (${config.name} ${config.version}); each call starts the command in a fresh process.`,
+    `Pass "cwd" (an absolute directory path) to choose where a command runs; without it, commands run ${where}. Every result says which directory was used.`,
+    `${readOnly} of ${registry.tools.length} command tools are read-only (readOnlyHint); the others may change files or remote state, and those marked destructiveHint may delete things.`,
+    `Calls time out after ${Math.round(settings.timeoutMs / 1000)} s and output is capped at ${Math.round(settings.maxOutputBytes / 1024)} KiB per stream.`,
+    'Use list_commands and describe_command to explore, search_docs and read_doc for documentation, cli_info for versions.',
+  ].join(' ')
+  return settings.author.instructions ? `${settings.author.instructions.trim()}\n\n${generated}` : generated
+}
+
+/** Builds what every server instance of this process shares: registry, built-ins, where and how commands run. */
+export function buildServerPlan(config: Config, settings: Settings): {plan: ServerPlan; workdir: DefaultWorkdir} {
+  const registry = buildRegistry(config, settings)
+  const workdir = new DefaultWorkdir(settings.defaultCwd, config.bin)
+  const plan: ServerPlan = {
+    builtins: [...commandBuiltins(config, registry, PROTOCOL_REVISIONS), ...docsBuiltins(config, settings.author.docs ?? [])],
+    call: callEnvironment(config, settings, workdir),
+    info: {name: config.bin, version: config.version, ...(settings.author.title ? {title: settings.author.title} : {})},
+    instructions: instructionsFor(config, settings, registry),
+    registry,
+  }
+  return {plan, workdir}
+}

@@ -1,0 +1,104 @@
+import type {JSONRPCMessage, McpServer} from '@modelcontextprotocol/server'
+
+import {serveStdio, StdioServerTransport} from '@modelcontextprotocol/server/stdio'
+import {PassThrough, type Writable} from 'node:stream'
+
+type Transport = NonNullable<Parameters<typeof serveStdio>[1]>['transport'] & object
+type RequestId = number | string
+
+function requestIdOf(message: JSONRPCMessage): RequestId | undefined {
+  return 'method' in message && 'id' in message ? (message.id as RequestId) : undefined
+}
+
+function responseIdOf(message: JSONRPCMessage): RequestId | undefined {
+  return !('method' in message) && 'id' in message ? (message.id as RequestId) : undefined
+}
+
+/**
+ * Stdio transport that holds the end of input back until every request read so far has been answered, so
+ * `printf '…' | cli mcp stdio` gets all its answers before the server exits. (The SDK's transport alone aborts
+ * in-flight requests when stdin ends.)
+ */
+class DrainingTransport implements Transport {
+  readonly closed: Promise<void>
+  onclose?: () => void
+  onerror?: (error: Error) => void
+  onmessage?: Transport['onmessage']
+  private inputEnded = false
+  private readonly pending = new Set<RequestId>()
+
+  constructor(
+    private readonly inner: StdioServerTransport,
+    private readonly input: PassThrough,
+  ) {
+    let markClosed: () => void
+    this.closed = new Promise((resolve) => {
+      markClosed = resolve
+    })
+    inner.onmessage = (message: JSONRPCMessage) => {
+      const id = requestIdOf(message)
+      if (id !== undefined) this.pending.add(id)
+      if ('method' in message && message.method === 'notifications/cancelled') {
+        this.settle((message.params as {requestId?: RequestId} | undefined)?.requestId)
+      }
+
+      this.onmessage?.(message)
+    }
+
+    inner.onerror = (error) => this.onerror?.(error)
+    inner.onclose = () => {
+      markClosed()
+      this.onclose?.()
+    }
+  }
+
+  close(): Promise<void> {
+    return this.inner.close()
+  }
+
+  /** Called when the real stdin has ended. */
+  endInput(): void {
+    this.inputEnded = true
+    this.settle(undefined)
+  }
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    try {
+      await this.inner.send(message)
+    } finally {
+      this.settle(responseIdOf(message))
+    }
+  }
+
+  start(): Promise<void> {
+    return this.inner.start()
+  }
+
+  private settle(id: RequestId | undefined): void {
+    if (id !== undefined) this.pending.delete(id)
+    if (this.inputEnded && this.pending.size === 0) this.input.end()
+  }
+}
+
+export interface StdioServing {
+  /** Resolves once the connection is over: input ended and every request answered, or close() was called. */
+  closed: Promise<void>
+  close(): Promise<void>
+}
+
+/** Serves the factory on this process's stdin and the given protocol stdout (see claimStdout). */
+export function serveOnStdio(factory: () => McpServer, stdout: Writable): StdioServing {
+  const input = new PassThrough()
+  const transport = new DrainingTransport(new StdioServerTransport(input, stdout), input)
+  process.stdin.on('data', (chunk: Buffer) => input.write(chunk))
+  process.stdin.once('end', () => transport.endInput())
+  process.stdin.once('error', () => transport.endInput())
+  const handle = serveStdio(factory, {
+    onerror: (error) => process.stderr.write(`[mcp] ${error.message}\n`),
+    transport,
+  })
+  return {
+    close: () => handle.close(),
+    closed: transport.closed,
+  }
+}

@@ -1,0 +1,145 @@
+import type {Command, Config} from '@oclif/core'
+
+import {createRequire} from 'node:module'
+import {join} from 'node:path'
+import * as z from 'zod'
+
+import type {CommandTool, Registry} from '../registry.js'
+
+import {errorResult} from '../call.js'
+import {displayId, renderTemplate} from '../describe.js'
+import {toJsonSchema} from '../schema.js'
+import {type BuiltinTool, jsonResult} from './tool.js'
+
+function hostCoreVersion(config: Config): string | undefined {
+  try {
+    const require = createRequire(join(config.root, 'package.json'))
+    return (require('@oclif/core/package.json') as {version: string}).version
+  } catch {
+    return undefined
+  }
+}
+
+function findTool(registry: Registry, name: string): CommandTool | undefined {
+  const id = name.trim().replaceAll(' ', ':')
+  return registry.byId.get(id) ?? registry.byName.get(name.trim())
+}
+
+/** Command ids that share the most words with what was asked for, for "did you mean". */
+function closest(registry: Registry, name: string): string[] {
+  const words = name.toLowerCase().split(/[\s:_-]+/).filter(Boolean)
+  return registry.tools
+    .map((t) => ({id: t.displayId, score: words.filter((w) => t.id.toLowerCase().includes(w)).length}))
+    .filter((c) => c.score > 0)
+    .sort((a, b) => b.score - a.score || a.id.localeCompare(b.id))
+    .slice(0, 5)
+    .map((c) => c.id)
+}
+
+function annotationsOf(tool: CommandTool) {
+  const {title: _title, ...hints} = tool.hints
+  return hints
+}
+
+function flagInfo(flag: Command.Flag.Cached) {
+  return {
+    name: flag.name,
+    type: flag.type,
+    ...(flag.char ? {char: flag.char} : {}),
+    description: flag.summary ?? flag.description,
+    ...(flag.required ? {required: true} : {}),
+    ...(flag.default === undefined || typeof flag.default === 'function' ? {} : {default: flag.default}),
+    ...(flag.type === 'option' && flag.options ? {options: flag.options} : {}),
+    ...(flag.type === 'option' && flag.multiple ? {multiple: true} : {}),
+    ...(flag.type === 'boolean' && flag.allowNo ? {allowNo: true} : {}),
+    ...(flag.exclusive?.length ? {exclusive: flag.exclusive} : {}),
+    ...(flag.dependsOn?.length ? {dependsOn: flag.dependsOn} : {}),
+    ...(flag.env ? {env: flag.env} : {}),
+  }
+}
+
+export function commandBuiltins(config: Config, registry: Registry, revisions: readonly string[]): BuiltinTool[] {
+  const cliInfo: BuiltinTool = {
+    description: `Facts about the ${config.bin} CLI this server runs: name, version, Node and @oclif/core versions, installed plugins, and the MCP protocol revisions served.`,
+    handler() {
+      const data = {
+        bin: config.bin,
+        commands: registry.tools.length,
+        name: config.name,
+        node: process.version,
+        oclifCore: hostCoreVersion(config) ?? null,
+        platform: `${config.platform}-${config.arch}`,
+        plugins: config.getPluginsList().map((p) => ({name: p.name, type: p.type, version: p.version})),
+        protocolRevisions: revisions,
+        version: config.version,
+      }
+      return jsonResult(`${config.bin} ${config.version} (${registry.tools.length} commands as tools)`, data)
+    },
+    name: 'cli_info',
+    schema: z.strictObject({}),
+    title: `About ${config.bin}`,
+  }
+
+  const listCommands: BuiltinTool = {
+    description: `List the ${config.bin} commands available as tools: id, tool name, summary, topic and annotations. Filter by topic or by words in the id and summary.`,
+    handler(input) {
+      const topic = typeof input.topic === 'string' ? input.topic.trim().replaceAll(' ', ':') : undefined
+      const words = typeof input.query === 'string' ? input.query.toLowerCase().split(/\s+/).filter(Boolean) : []
+      const commands = registry.tools
+        .filter((t) => !topic || t.id === topic || t.id.startsWith(`${topic}:`))
+        .filter((t) => words.every((w) => `${t.id} ${t.summary}`.toLowerCase().includes(w)))
+        .map((t) => ({annotations: annotationsOf(t), id: t.displayId, summary: t.summary, tool: t.name, topic: t.topic.replaceAll(':', ' ')}))
+      return jsonResult(`${commands.length} of ${registry.tools.length} commands`, {commands})
+    },
+    name: 'list_commands',
+    schema: z.strictObject({
+      query: z.string().describe('Words that must all appear in the command id or summary.').optional(),
+      topic: z.string().describe('Only commands in this topic (e.g. "apps" or "apps domains").').optional(),
+    }),
+    title: 'List commands',
+  }
+
+  const describeCommand: BuiltinTool = {
+    description: `Everything about one ${config.bin} command: description, usage, flags, args, examples, aliases, annotations and its tool's input schema.`,
+    handler(input) {
+      const name = String(input.command)
+      const tool = findTool(registry, name)
+      if (!tool) {
+        const near = closest(registry, name)
+        return errorResult(`No command "${name}".${near.length > 0 ? ` Did you mean: ${near.join(', ')}?` : ' Use list_commands to see them all.'}`)
+      }
+
+      const {command} = tool
+      const render = (text: string) => renderTemplate(text, config, command)
+      const data = {
+        aliases: (command.aliases ?? []).map((a) => displayId(a, config)),
+        annotations: annotationsOf(tool),
+        annotationSource: tool.hintSource,
+        args: Object.values(command.args ?? {})
+          .filter((a) => !a.hidden)
+          .map((a) => ({description: a.description, name: a.name, ...(a.required ? {required: true} : {}), ...(a.options ? {options: a.options} : {})})),
+        description: render(command.description ?? command.summary ?? ''),
+        examples: (command.examples ?? []).map((e) => render(typeof e === 'string' ? e : `${e.command}  # ${e.description}`)),
+        flags: Object.values(command.flags ?? {})
+          .filter((f) => !f.hidden)
+          .map((f) => flagInfo(f)),
+        id: tool.displayId,
+        inputSchema: toJsonSchema(tool.input.schema),
+        jsonOutput: tool.json,
+        plugin: command.pluginName,
+        summary: tool.summary,
+        timeoutSeconds: tool.timeoutMs / 1000,
+        tool: tool.name,
+        usage: (Array.isArray(command.usage) ? command.usage : command.usage ? [command.usage] : []).map((u) => render(u)),
+      }
+      return jsonResult(`${config.bin} ${tool.displayId} (tool ${tool.name})`, data)
+    },
+    name: 'describe_command',
+    schema: z.strictObject({
+      command: z.string().min(1).describe('Command id ("apps create" or "apps:create") or tool name ("apps_create").'),
+    }),
+    title: 'Describe a command',
+  }
+
+  return [cliInfo, listCommands, describeCommand]
+}

@@ -1,0 +1,63 @@
+import type {Config} from '@oclif/core'
+
+import {readFile} from 'node:fs/promises'
+import * as z from 'zod'
+
+import {errorResult} from '../call.js'
+import {buildDocsIndex, type DocFile, isInside, searchDocs} from '../docs-index.js'
+import {type BuiltinTool, jsonResult} from './tool.js'
+
+const DEFAULT_READ_CHARS = 20_000
+
+export function docsBuiltins(config: Config, extraGlobs: readonly string[]): BuiltinTool[] {
+  let index: Promise<Map<string, DocFile>> | undefined
+  const docs = () => (index ??= buildDocsIndex(config, extraGlobs))
+
+  const search: BuiltinTool = {
+    description: `Search the Markdown documentation of ${config.bin} and its plugins (READMEs and docs folders). Returns ranked sections with snippets; read one with read_doc.`,
+    async handler(input) {
+      const all = await docs()
+      const hits = searchDocs(all, String(input.query), Number(input.limit ?? 5))
+      return jsonResult(`${hits.length} section(s) found in ${all.size} document(s)`, {hits})
+    },
+    name: 'search_docs',
+    schema: z.strictObject({
+      limit: z.number().int().min(1).max(20).describe('At most this many results (default 5).').optional(),
+      query: z.string().min(1).max(500).describe('Words to look for.'),
+    }),
+    title: 'Search the docs',
+  }
+
+  const read: BuiltinTool = {
+    description: `Read one documentation file found by search_docs (by its path, e.g. "${config.name}/README.md"). Long files come in pages: pass offset to continue.`,
+    async handler(input) {
+      const all = await docs()
+      const path = String(input.path)
+      const doc = all.get(path)
+      if (!doc) {
+        const known = [...all.keys()].slice(0, 20)
+        return errorResult(`No document "${path}". Known documents: ${known.join(', ')}${all.size > known.length ? ', …' : ''}`)
+      }
+
+      // Checked again at read time: a link swapped in after indexing must not lead outside the docs.
+      if (!(await isInside(doc.root, doc.file))) return errorResult(`Document "${path}" is no longer readable.`)
+      const text = await readFile(doc.file, 'utf8')
+      const offset = Number(input.offset ?? 0)
+      const page = text.slice(offset, offset + Number(input.maxChars ?? DEFAULT_READ_CHARS))
+      const next = offset + page.length < text.length ? offset + page.length : null
+      return {
+        content: [{text: next === null ? page : `${page}\n\n[continues: read again with offset ${next}]`, type: 'text'}],
+        structuredContent: {nextOffset: next, path, text: page, totalChars: text.length},
+      }
+    },
+    name: 'read_doc',
+    schema: z.strictObject({
+      maxChars: z.number().int().min(100).max(200_000).describe(`At most this many characters (default ${DEFAULT_READ_CHARS}).`).optional(),
+      offset: z.number().int().min(0).describe('Start at this character (for the next page).').optional(),
+      path: z.string().min(1).describe('Document path as search_docs returned it.'),
+    }),
+    title: 'Read a doc',
+  }
+
+  return [search, read]
+}

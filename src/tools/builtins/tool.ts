@@ -1,0 +1,23 @@
+import type * as z from 'zod'
+
+import type {Hints} from '../annotations.js'
+import type {ToolResult} from '../result.js'
+
+/** A tool answered in-process from the CLI's metadata; always read-only. */
+export interface BuiltinTool {
+  description: string
+  handler: (input: Record<string, unknown>) => Promise<ToolResult> | ToolResult
+  name: string
+  schema: z.ZodObject
+  title: string
+}
+
+export const BUILTIN_HINTS: Hints = {destructiveHint: false, idempotentHint: true, openWorldHint: false, readOnlyHint: true}
+
+/** A one-line summary for the model, the data fenced as JSON, and the same data as structuredContent. */
+export function jsonResult(summary: string, data: Record<string, unknown>): ToolResult {
+  return {
+    content: [{text: `${summary}\n\n\`\`\`json\n${JSON.stringify(data, null, 2)}\n\`\`\``, type: 'text'}],
+    structuredContent: data,
+  }
+}

@@ -1,0 +1,26 @@
+import type {Config} from '@oclif/core'
+import {join} from 'node:path'
+
+/**
+ * Scoped variables (`<BIN>_…`) that oclif plugins read to skip update checks, auto-update, telemetry and release
+ * notes. Set to "true" in every child so a tool call never phones home or spawns a background updater.
+ */
+const QUIET_KEYS = ['SKIP_NEW_VERSION_CHECK', 'DISABLE_AUTOUPDATE', 'AUTOUPDATE_DISABLE', 'DISABLE_TELEMETRY', 'TELEMETRY_DISABLED', 'HIDE_RELEASE_NOTES']
+
+/** The environment of a command's child process: the server's, without colour, quiet hooks, plus the author's. */
+export function childEnv(config: Config, extra: Record<string, string>): Record<string, string | undefined> {
+  const env: Record<string, string | undefined> = {...process.env}
+  delete env.FORCE_COLOR
+  for (const key of QUIET_KEYS) env[config.scopedEnvVarKey(key)] = 'true'
+  return {...env, ...extra, FORCE_COLOR: '0', NO_COLOR: '1', TERM: 'dumb'}
+}
+
+/** The script that starts the host CLI: the one that started this process when it belongs to the CLI, else its bin. */
+export function hostBinScript(config: Config): string {
+  const started = process.argv[1]
+  if (started && started.startsWith(config.root)) return started
+  const {bin} = config.pjson as {bin?: Record<string, string> | string}
+  const relative = typeof bin === 'string' ? bin : bin?.[config.bin] ?? Object.values(bin ?? {})[0]
+  if (!relative) throw new Error(`Cannot find how to start ${config.bin}: its package.json has no "bin".`)
+  return join(config.root, relative)
+}

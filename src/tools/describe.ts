@@ -1,0 +1,74 @@
+import type {Command, Config} from '@oclif/core'
+
+export const MAX_DESCRIPTION = 1024
+const MAX_EXAMPLES = 3
+
+/** The id as people type it: `tasks:add` → `tasks add` in a CLI whose topic separator is a space. */
+export function displayId(id: string, config: Config): string {
+  return config.topicSeparator === ' ' ? id.replaceAll(':', ' ') : id
+}
+
+/**
+ * Renders the `<%= config.bin %>` / `<%= command.id %>` style templates oclif help text uses.
+ * Only property paths on `config` and `command` are understood; anything else is left as written.
+ */
+export function renderTemplate(text: string, config: Config, command: Command.Cached): string {
+  const scope: Record<string, unknown> = {
+    command: {...command, id: displayId(command.id, config)},
+    config,
+  }
+  return text.replaceAll(/<%[=-]?\s*([\w.]+)\s*%>/g, (whole, path: string) => {
+    let value: unknown = scope
+    for (const key of path.split('.')) {
+      value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined
+    }
+
+    return typeof value === 'string' || typeof value === 'number' ? String(value) : whole
+  })
+}
+
+function exampleText(example: Command.Example): string {
+  if (typeof example === 'string') return example
+  return example.description ? `${example.command}  # ${example.description}` : example.command
+}
+
+function deprecationNote(command: Command.Cached, config: Config): string | undefined {
+  if (command.state !== 'deprecated' && !command.deprecationOptions) return undefined
+  const {message, to, version} = command.deprecationOptions ?? {}
+  if (message) return `DEPRECATED: ${message}`
+  const instead = to ? ` Use "${displayId(to, config)}" instead.` : ''
+  return `DEPRECATED${version ? ` (removed in ${version})` : ''}.${instead}`
+}
+
+function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1).trimEnd()}…`
+}
+
+/** The summary, else the first paragraph of the description, rendered and on one line. */
+export function commandSummary(command: Command.Cached, config: Config): string {
+  const source = command.summary ?? command.description?.split(/\n\s*\n/)[0] ?? ''
+  return renderTemplate(source, config, command).replaceAll(/\s+/g, ' ').trim()
+}
+
+/** The tool description: deprecation first, then summary or description, then a few examples; bounded in length. */
+export function toolDescription(command: Command.Cached, config: Config): string {
+  const parts: string[] = []
+  const deprecated = deprecationNote(command, config)
+  if (deprecated) parts.push(deprecated)
+
+  const summary = commandSummary(command, config)
+  parts.push(summary || `Runs "${config.bin} ${displayId(command.id, config)}".`)
+  if (command.summary && command.description) {
+    parts.push(renderTemplate(command.description, config, command).trim())
+  }
+
+  const examples = (command.examples ?? []).slice(0, MAX_EXAMPLES).map((e) => renderTemplate(exampleText(e), config, command).trim())
+  let text = parts.join('\n\n')
+  if (examples.length > 0) {
+    const block = `\n\nExamples:\n${examples.map((e) => `  ${e}`).join('\n')}`
+    // Examples are worth more than the tail of a long description: keep them whole and clip the prose.
+    text = block.length < MAX_DESCRIPTION / 2 ? clip(text, MAX_DESCRIPTION - block.length) + block : clip(text + block, MAX_DESCRIPTION)
+  }
+
+  return clip(text, MAX_DESCRIPTION)
+}

@@ -1,0 +1,42 @@
+import {createHash} from 'node:crypto'
+
+/** Hosts prefix tool names with the server name; keeping ours this short leaves them room under the 64-character limit. */
+export const MAX_TOOL_NAME = 45
+const HASH_LENGTH = 6
+
+export function shortHash(text: string, length = HASH_LENGTH): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, length)
+}
+
+/** `apps:create` → `apps_create`; anything outside `[A-Za-z0-9_-]` becomes `_`. */
+export function sanitizeToolName(id: string): string {
+  const name = id
+    .replaceAll(/[^A-Za-z0-9_-]+/g, '_')
+    .replaceAll(/_+/g, '_')
+    .replaceAll(/^[_-]+|[_-]+$/g, '')
+  return name || 'command'
+}
+
+function withSuffix(base: string, suffix: string): string {
+  const room = MAX_TOOL_NAME - suffix.length - 1
+  return `${base.slice(0, room).replace(/[_-]+$/, '')}_${suffix}`
+}
+
+/**
+ * Tool names for command ids: deterministic, unique, at most MAX_TOOL_NAME characters.
+ * A name that is too long, collides with another command's, or with a reserved (built-in) name gets a short hash
+ * of the command id appended, so the same id always gets the same name whatever else the CLI contains.
+ */
+export function assignToolNames(ids: readonly string[], reserved: ReadonlySet<string> = new Set()): Map<string, string> {
+  const base = new Map(ids.map((id) => [id, sanitizeToolName(id)]))
+  const uses = new Map<string, number>()
+  for (const name of base.values()) uses.set(name, (uses.get(name) ?? 0) + 1)
+
+  const names = new Map<string, string>()
+  for (const [id, name] of base) {
+    const clash = (uses.get(name) ?? 0) > 1 || reserved.has(name) || name.length > MAX_TOOL_NAME
+    names.set(id, clash ? withSuffix(name, shortHash(id)) : name)
+  }
+
+  return names
+}

@@ -1,0 +1,148 @@
+import type {Command, Config} from '@oclif/core'
+
+import * as z from 'zod'
+
+import {type CommandSettings, idPattern, parseCommandSettings, type Settings} from '../config.js'
+import {type Hints, type HintSource, resolveHints} from './annotations.js'
+import {commandSummary, displayId, toolDescription} from './describe.js'
+import {assignToolNames} from './naming.js'
+import {buildToolInput, flagSignature, isExposedFlag, type ToolInput} from './schema.js'
+
+/** This package's name as oclif records it on the commands it contributes. */
+export const PLUGIN_NAME = 'oclif-plugin-mcp'
+export const BUILTIN_TOOL_NAMES = ['cli_info', 'list_commands', 'describe_command', 'search_docs', 'read_doc'] as const
+
+export interface CommandTool {
+  command: Command.Cached
+  description: string
+  displayId: string
+  env: Record<string, string>
+  hintSource: HintSource
+  hints: Hints
+  id: string
+  input: ToolInput
+  /** The command takes `--json` (oclif's enableJsonFlag): its output becomes structuredContent. */
+  json: boolean
+  name: string
+  summary: string
+  timeoutMs: number
+  topic: string
+}
+
+export interface Registry {
+  byId: ReadonlyMap<string, CommandTool>
+  byName: ReadonlyMap<string, CommandTool>
+  /** Commands left out on purpose, with the reason. */
+  skipped: {id: string; reason: string}[]
+  tools: readonly CommandTool[]
+}
+
+/** Flags carried by at least this many commands, and by a quarter of them, get a one-line description. */
+const COMMON_FLAG_MIN = 10
+
+function isAliasEntry(command: Command.Cached): boolean {
+  return (command.aliases ?? []).includes(command.id)
+}
+
+function skipReason(command: Command.Cached, settings: CommandSettings): string | undefined {
+  if (command.pluginName === PLUGIN_NAME) return 'the MCP server itself'
+  if (command.pluginType === 'jit') return 'just-in-time plugin stub (running it would install a plugin)'
+  if (command.hidden) return 'hidden'
+  if (settings.exclude) return 'excluded by the CLI author'
+  return undefined
+}
+
+function commonFlagSignatures(commands: readonly Command.Cached[], omit: ReadonlySet<string>): Set<string> {
+  const counts = new Map<string, number>()
+  for (const command of commands) {
+    for (const flag of Object.values(command.flags ?? {})) {
+      if (!isExposedFlag(flag, omit)) continue
+      const signature = flagSignature(flag)
+      counts.set(signature, (counts.get(signature) ?? 0) + 1)
+    }
+  }
+
+  const threshold = Math.max(COMMON_FLAG_MIN, commands.length / 4)
+  return new Set([...counts].filter(([, n]) => n >= threshold).map(([signature]) => signature))
+}
+
+/** The author's settings for one command: matching package.json patterns in order, then the static `mcp` property. */
+function settingsLayers(command: Command.Cached, settings: Settings): CommandSettings[] {
+  const patterns = Object.entries(settings.author.commands ?? {})
+    .filter(([glob]) => idPattern(glob).test(command.id))
+    .map(([, value]) => value)
+  const ownProperty = (command as Command.Cached & {mcp?: unknown}).mcp
+  return ownProperty === undefined ? patterns : [...patterns, parseCommandSettings(ownProperty, command.id)]
+}
+
+function cwdSchema(settings: Settings): z.ZodType {
+  const fallback = settings.defaultCwd ?? 'a private empty directory'
+  return z
+    .string()
+    .describe(`Absolute path of an existing directory to run the command in. Default: ${fallback}.`)
+    .optional()
+}
+
+/**
+ * One tool per canonical command, from manifest metadata only (no command class is loaded).
+ * Drops alias entries, hidden commands, JIT stubs, this plugin's own commands and what the author excludes.
+ */
+export function buildRegistry(config: Config, settings: Settings): Registry {
+  const skipped: {id: string; reason: string}[] = []
+  const chosen: {command: Command.Cached; layers: CommandSettings[]}[] = []
+  const seen = new Set<string>()
+  for (const command of config.commands) {
+    if (isAliasEntry(command) || seen.has(command.id)) continue
+    seen.add(command.id)
+    const layers = settingsLayers(command, settings)
+    const merged = Object.assign({}, ...layers) as CommandSettings
+    const reason = skipReason(command, merged)
+    if (reason) skipped.push({id: command.id, reason})
+    else chosen.push({command, layers})
+  }
+
+  chosen.sort((a, b) => (a.command.id < b.command.id ? -1 : 1))
+  const omitFlags = new Set(settings.author.omitFlags ?? [])
+  const schemaOptions = {
+    commonFlags: commonFlagSignatures(
+      chosen.map((c) => c.command),
+      omitFlags,
+    ),
+    omitFlags,
+    serverShape: {cwd: cwdSchema(settings)},
+  }
+  const names = assignToolNames(
+    chosen.map((c) => c.command.id),
+    new Set(BUILTIN_TOOL_NAMES),
+  )
+
+  const tools = chosen.map(({command, layers}): CommandTool => {
+    const merged = Object.assign({}, ...layers) as CommandSettings
+    const {hints, source} = resolveHints(
+      command.id,
+      layers.map((l) => l.annotations),
+    )
+    return {
+      command,
+      description: toolDescription(command, config),
+      displayId: displayId(command.id, config),
+      env: {...settings.author.env, ...Object.assign({}, ...layers.map((l) => l.env))},
+      hintSource: source,
+      hints,
+      id: command.id,
+      input: buildToolInput(command, schemaOptions),
+      json: Boolean(command.enableJsonFlag),
+      name: names.get(command.id)!,
+      summary: commandSummary(command, config),
+      timeoutMs: merged.timeout ? merged.timeout * 1000 : settings.timeoutMs,
+      topic: command.id.includes(':') ? command.id.slice(0, command.id.lastIndexOf(':')) : '',
+    }
+  })
+
+  return {
+    byId: new Map(tools.map((t) => [t.id, t])),
+    byName: new Map(tools.map((t) => [t.name, t])),
+    skipped,
+    tools,
+  }
+}

@@ -1,0 +1,154 @@
+import {execa} from 'execa'
+import {performance} from 'node:perf_hooks'
+
+export interface RunRequest {
+  args: readonly string[]
+  cwd: string
+  /** The complete environment of the child (nothing else is inherited). */
+  env: Record<string, string | undefined>
+  file: string
+  maxOutputBytes: number
+  signal?: AbortSignal
+  timeoutMs: number
+}
+
+export interface RunOutcome {
+  cancelled: boolean
+  durationMs: number
+  exitCode: number | undefined
+  /** Set when the process could not be started at all. */
+  spawnError?: string
+  /** The signal that ended the process, if one did. */
+  signal: string | undefined
+  stderr: string
+  stderrDropped: number
+  stdout: string
+  stdoutDropped: number
+  timedOut: boolean
+}
+
+/** After SIGTERM, how long a process group gets before SIGKILL. */
+const KILL_GRACE_MS = 500
+/** After the child exits, how long its pipes may stay open (held by a runaway grandchild) before we stop reading. */
+const PIPE_DRAIN_MS = 1000
+
+/** Process groups of the commands running now, so shutdown can end them all. */
+const running = new Set<number>()
+
+function killGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal)
+  } catch {
+    // The group is already gone.
+  }
+}
+
+/** Ends every command still running (used on shutdown). */
+export function killRunningCommands(signal: NodeJS.Signals = 'SIGKILL'): void {
+  for (const pid of running) killGroup(pid, signal)
+}
+
+export function runningCommandCount(): number {
+  return running.size
+}
+
+/** Keeps the first `max` bytes of a stream and counts the rest. */
+class CappedBuffer {
+  private chunks: Buffer[] = []
+  dropped = 0
+  private size = 0
+
+  constructor(private readonly max: number) {}
+
+  push(chunk: Buffer): void {
+    const room = this.max - this.size
+    if (room > 0) {
+      const kept = chunk.subarray(0, room)
+      this.chunks.push(kept)
+      this.size += kept.length
+    }
+
+    this.dropped += Math.max(0, chunk.length - Math.max(room, 0))
+  }
+
+  text(): string {
+    return Buffer.concat(this.chunks).toString('utf8')
+  }
+}
+
+/**
+ * Runs one command as a child process in its own process group: argv array (no shell), stdin closed, output capped,
+ * and the whole group killed on timeout, on cancellation, and once the child has exited (so nothing it started
+ * outlives the call).
+ */
+export async function runCommand(request: RunRequest): Promise<RunOutcome> {
+  const started = performance.now()
+  const stdout = new CappedBuffer(request.maxOutputBytes)
+  const stderr = new CappedBuffer(request.maxOutputBytes)
+  let timedOut = false
+  let cancelled = false
+
+  const child = execa(request.file, request.args, {
+    buffer: false,
+    cleanup: true,
+    cwd: request.cwd,
+    detached: true,
+    env: request.env,
+    extendEnv: false,
+    reject: false,
+    stderr: 'pipe',
+    stdin: 'ignore',
+    stdout: 'pipe',
+    windowsHide: true,
+  })
+  const pid = child.pid
+  const timers: NodeJS.Timeout[] = []
+  const stop = (reason: 'cancel' | 'timeout') => {
+    if (pid === undefined) return
+    if (reason === 'timeout') timedOut = true
+    else cancelled = true
+    killGroup(pid, 'SIGTERM')
+    timers.push(setTimeout(() => killGroup(pid, 'SIGKILL'), KILL_GRACE_MS))
+  }
+
+  const onAbort = () => stop('cancel')
+  if (pid !== undefined) {
+    running.add(pid)
+    timers.push(setTimeout(() => stop('timeout'), request.timeoutMs))
+    if (request.signal?.aborted) onAbort()
+    else request.signal?.addEventListener('abort', onAbort, {once: true})
+    child.on('exit', () => {
+      killGroup(pid, 'SIGKILL')
+      timers.push(
+        setTimeout(() => {
+          child.stdout?.destroy()
+          child.stderr?.destroy()
+        }, PIPE_DRAIN_MS),
+      )
+    })
+  }
+
+  child.stdout?.on('data', (chunk: Buffer) => stdout.push(chunk))
+  child.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk))
+
+  try {
+    const result = await child
+    const spawnFailed = pid === undefined || (result.failed && result.exitCode === undefined && !result.signal)
+    return {
+      cancelled,
+      durationMs: Math.round(performance.now() - started),
+      exitCode: result.exitCode,
+      signal: result.signal,
+      spawnError: spawnFailed ? (result.cause instanceof Error ? result.cause.message : result.shortMessage) : undefined,
+      stderr: stderr.text(),
+      stderrDropped: stderr.dropped,
+      stdout: stdout.text(),
+      stdoutDropped: stdout.dropped,
+      timedOut,
+    }
+  } finally {
+    for (const timer of timers) clearTimeout(timer)
+    request.signal?.removeEventListener('abort', onAbort)
+    if (pid !== undefined) running.delete(pid)
+  }
+}

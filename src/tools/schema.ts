@@ -1,0 +1,155 @@
+import type {Command} from '@oclif/core'
+
+import * as z from 'zod'
+
+/** How one property of a tool's input maps back onto the command line. */
+export type Param =
+  | {allowNo: boolean; kind: 'flag'; multiple: boolean; name: string; property: string; type: 'boolean' | 'option'}
+  | {kind: 'arg'; name: string; property: string}
+  | {kind: 'rest'; property: string}
+
+export interface ToolInput {
+  params: Param[]
+  schema: z.ZodObject
+}
+
+export interface SchemaOptions {
+  /** Signatures (see flagSignature) of flags shared by so many commands that their full text is noise. */
+  commonFlags: ReadonlySet<string>
+  /** Flag names the CLI author asked to leave out of every tool. */
+  omitFlags: ReadonlySet<string>
+  /** Properties the server adds to every tool (e.g. `cwd`); a flag or arg with one of these names is renamed. */
+  serverShape: Record<string, z.ZodType>
+}
+
+/** Flags the server sets itself or that only make sense at a terminal. */
+const SERVER_OWNED_FLAGS = new Set(['help', 'json', 'version'])
+const INTERACTIVE_FLAGS = new Set(['interactive', 'prompt'])
+const COMMON_DESCRIPTION_LENGTH = 80
+
+const SAFE_INTEGER_BOUNDS: Record<string, number> = {maximum: Number.MAX_SAFE_INTEGER, minimum: Number.MIN_SAFE_INTEGER}
+
+/** zod's JSON Schema for a tool input, without the safe-integer bounds zod adds to every integer (noise to a model). */
+export function toJsonSchema(schema: z.ZodType, target: 'draft-07' | 'draft-2020-12' = 'draft-2020-12'): Record<string, unknown> {
+  return JSON.parse(
+    JSON.stringify(z.toJSONSchema(schema, {io: 'input', target}), (key, value) => (SAFE_INTEGER_BOUNDS[key] === value ? undefined : value)),
+  ) as Record<string, unknown>
+}
+
+export function flagSignature(flag: Command.Flag.Cached): string {
+  return `${flag.name}\u0000${flag.type}\u0000${flag.summary ?? flag.description ?? ''}`
+}
+
+/** Whether a visible flag becomes part of the tool input (see the README's "Flags" rules). */
+export function isExposedFlag(flag: Command.Flag.Cached, omit: ReadonlySet<string>): boolean {
+  if (flag.hidden || flag.deprecated || SERVER_OWNED_FLAGS.has(flag.name) || omit.has(flag.name)) return false
+  return !(flag.type === 'boolean' && INTERACTIVE_FLAGS.has(flag.name))
+}
+
+const noNul = (value: string) => !value.includes('\u0000')
+const text = () => z.string().refine(noNul, 'must not contain NUL characters')
+
+/** oclif keeps no type for integer flags in the manifest; a numeric default or a numeric help value gives them away. */
+function looksNumeric(flag: Command.Flag.Cached & {type: 'option'}): 'integer' | 'number' | undefined {
+  const sample = Array.isArray(flag.default) ? flag.default[0] : flag.default
+  if (typeof sample === 'number') return Number.isInteger(sample) ? 'integer' : 'number'
+  if (flag.helpValue && /^<?(n|num|number|int|integer|count|seconds|minutes|ms|\d+)>?$/i.test(String(flag.helpValue))) return 'integer'
+  return undefined
+}
+
+function valueSchema(options: readonly string[] | undefined, numeric?: 'integer' | 'number'): z.ZodType {
+  if (options && options.length > 0) return z.enum(options as [string, ...string[]])
+  if (numeric === 'integer') return z.number().int()
+  if (numeric === 'number') return z.number()
+  return text()
+}
+
+function list(names: readonly (string | {name: string})[] | undefined): string {
+  return (names ?? []).map((n) => `--${typeof n === 'string' ? n : n.name}`).join(', ')
+}
+
+function relationNotes(flag: Command.Flag.Cached): string[] {
+  const notes: string[] = []
+  if (flag.type === 'boolean' && flag.allowNo) notes.push(`false sends --no-${flag.name}.`)
+  if (flag.exclusive?.length) notes.push(`Cannot be used with ${list(flag.exclusive)}.`)
+  if (flag.exactlyOne?.length) notes.push(`Give exactly one of ${list(flag.exactlyOne)}.`)
+  if (flag.dependsOn?.length) notes.push(`Requires ${list(flag.dependsOn)}.`)
+  for (const relation of flag.relationships ?? []) {
+    const words = {all: 'all of', none: 'none of', only: 'only', some: 'at least one of'}[relation.type]
+    notes.push(`Needs ${words} ${list(relation.flags)}.`)
+  }
+
+  if (flag.env) notes.push(`Defaults to $${flag.env}.`)
+  return notes
+}
+
+function flagDescription(flag: Command.Flag.Cached, common: boolean): string {
+  let base = (flag.summary ?? flag.description ?? '').replaceAll(/\s+/g, ' ').trim()
+  if (common && base.length > COMMON_DESCRIPTION_LENGTH) base = `${base.slice(0, COMMON_DESCRIPTION_LENGTH - 1).trimEnd()}…`
+  return [base, ...(common ? [] : relationNotes(flag))].filter(Boolean).join(' ')
+}
+
+function withMeta(schema: z.ZodType, description: string, defaultValue: unknown, required: boolean): z.ZodType {
+  let result = description ? schema.describe(description) : schema
+  // The default is advertised, never filled in: the command computes its own default, which may be dynamic.
+  if (defaultValue !== undefined && typeof defaultValue !== 'function') result = result.meta({default: defaultValue})
+  return required ? result : result.optional()
+}
+
+function flagSchema(flag: Command.Flag.Cached, options: SchemaOptions): z.ZodType {
+  const common = options.commonFlags.has(flagSignature(flag))
+  if (flag.type === 'boolean') return withMeta(z.boolean(), flagDescription(flag, common), flag.default, false)
+  const item = valueSchema(flag.options, looksNumeric(flag))
+  const schema = flag.multiple ? z.array(item).min(1) : item
+  return withMeta(schema, flagDescription(flag, common), flag.default, Boolean(flag.required))
+}
+
+function argSchema(arg: Command.Arg.Cached): z.ZodType {
+  return withMeta(valueSchema(arg.options), (arg.description ?? '').trim(), arg.default, Boolean(arg.required))
+}
+
+function freeName(wanted: string, suffix: string, taken: Set<string>): string {
+  let name = taken.has(wanted) ? `${wanted}_${suffix}` : wanted
+  for (let i = 2; taken.has(name); i++) name = `${wanted}_${suffix}${i}`
+  taken.add(name)
+  return name
+}
+
+/**
+ * A strict object schema for one command: its visible flags, then its positional args in order, then (for
+ * commands that accept extra arguments) `extra_args`. Returns how each property maps back to the command line.
+ */
+export function buildToolInput(command: Command.Cached, options: SchemaOptions): ToolInput {
+  const taken = new Set(Object.keys(options.serverShape))
+  const shape: Record<string, z.ZodType> = {}
+  const params: Param[] = []
+
+  for (const flag of Object.values(command.flags ?? {})) {
+    if (!isExposedFlag(flag, options.omitFlags)) continue
+    const property = freeName(flag.name, 'flag', taken)
+    shape[property] = flagSchema(flag, options)
+    params.push({
+      allowNo: flag.type === 'boolean' && Boolean(flag.allowNo),
+      kind: 'flag',
+      multiple: flag.type === 'option' && Boolean(flag.multiple),
+      name: flag.name,
+      property,
+      type: flag.type,
+    })
+  }
+
+  for (const arg of Object.values(command.args ?? {})) {
+    if (arg.hidden) continue
+    const property = freeName(arg.name, 'arg', taken)
+    shape[property] = argSchema(arg)
+    params.push({kind: 'arg', name: arg.name, property})
+  }
+
+  if (command.strict === false) {
+    const property = freeName('extra_args', 'rest', taken)
+    shape[property] = z.array(text()).describe('More positional arguments, passed after the ones above.').optional()
+    params.push({kind: 'rest', property})
+  }
+
+  return {params, schema: z.strictObject({...shape, ...options.serverShape})}
+}
