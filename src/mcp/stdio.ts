@@ -90,9 +90,16 @@ export interface StdioServing {
 export function serveOnStdio(factory: () => McpServer, stdout: Writable): StdioServing {
   const input = new PassThrough()
   const transport = new DrainingTransport(new StdioServerTransport(input, stdout), input)
-  process.stdin.on('data', (chunk: Buffer) => input.write(chunk))
-  process.stdin.once('end', () => transport.endInput())
-  process.stdin.once('error', () => transport.endInput())
+  const forward = (chunk: Buffer) => input.write(chunk)
+  const end = () => transport.endInput()
+  process.stdin.on('data', forward)
+  process.stdin.once('end', end)
+  process.stdin.once('error', end)
+  // Once the connection is over, stop reading: an open stdin would keep the process alive.
+  void transport.closed.then(() => {
+    process.stdin.off('data', forward).off('end', end).off('error', end)
+    process.stdin.destroy()
+  })
   const handle = serveStdio(factory, {
     onerror: (error) => process.stderr.write(`[mcp] ${error.message}\n`),
     transport,

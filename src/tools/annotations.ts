@@ -54,8 +54,10 @@ export function resolveHints(id: string, authorLayers: readonly (ToolAnnotationS
   const fromVerb = hintsFromId(id)
   let hints: Hints = {...(fromVerb ?? SPEC_DEFAULTS)}
   let source: HintSource = fromVerb ? 'verb' : 'default'
-  for (const layer of authorLayers) {
-    if (!layer || Object.keys(layer).length === 0) continue
+  for (const given of authorLayers) {
+    // A key set to undefined (`readOnlyHint: cond ? true : undefined`) says nothing; it must not blank the hint below.
+    const layer = Object.fromEntries(Object.entries(given ?? {}).filter(([, value]) => value !== undefined)) as ToolAnnotationSettings
+    if (Object.keys(layer).length === 0) continue
     source = 'author'
     // An author who marks a command read-only means it destroys nothing, even if its verb says otherwise.
     if (layer.readOnlyHint === true) hints = {...hints, destructiveHint: false, idempotentHint: true}

@@ -58,9 +58,9 @@ export function toolDescription(command: Command.Cached, config: Config): string
 
   const summary = commandSummary(command, config)
   parts.push(summary || `Runs "${config.bin} ${displayId(command.id, config)}".`)
-  if (command.summary && command.description) {
-    parts.push(renderTemplate(command.description, config, command).trim())
-  }
+  // Without a summary, the description's first paragraph stood in for it; the rest still belongs in the text.
+  const details = command.summary === undefined ? command.description?.split(/\n\s*\n/).slice(1).join('\n\n') : command.description
+  if (details?.trim()) parts.push(renderTemplate(details, config, command).trim())
 
   const examples = (command.examples ?? []).slice(0, MAX_EXAMPLES).map((e) => renderTemplate(exampleText(e), config, command).trim())
   let text = parts.join('\n\n')

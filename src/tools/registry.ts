@@ -1,5 +1,4 @@
-import type {Command, Config} from '@oclif/core'
-
+import {type Command, type Config, toStandardizedId} from '@oclif/core'
 import * as z from 'zod'
 
 import {type CommandSettings, idPattern, parseCommandSettings, type Settings} from '../config.js'
@@ -40,8 +39,9 @@ export interface Registry {
 /** Flags carried by at least this many commands, and by a quarter of them, get a one-line description. */
 const COMMON_FLAG_MIN = 10
 
-function isAliasEntry(command: Command.Cached): boolean {
-  return (command.aliases ?? []).includes(command.id)
+/** oclif files an alias under its `:` spelling, while `aliases` keeps it as written (`data fetch` in a space-separated CLI). */
+function isAliasEntry(command: Command.Cached, config: Config): boolean {
+  return (command.aliases ?? []).some((alias) => toStandardizedId(alias, config) === command.id)
 }
 
 function skipReason(command: Command.Cached, settings: CommandSettings): string | undefined {
@@ -92,7 +92,7 @@ export function buildRegistry(config: Config, settings: Settings): Registry {
   const chosen: {command: Command.Cached; layers: CommandSettings[]}[] = []
   const seen = new Set<string>()
   for (const command of config.commands) {
-    if (isAliasEntry(command) || seen.has(command.id)) continue
+    if (isAliasEntry(command, config) || seen.has(command.id)) continue
     seen.add(command.id)
     const layers = settingsLayers(command, settings)
     const merged = Object.assign({}, ...layers) as CommandSettings

@@ -96,7 +96,8 @@ export function toToolResult(outcome: RunOutcome, context: RunContext, timeoutMs
   if (outcome.timedOut) structured.timedOut = true
   if (outcome.cancelled) structured.cancelled = true
   if (failure) structured.error = {message: jsonError?.message ?? failure, ...(jsonError?.code ? {code: jsonError.code} : {})}
-  else if (parsed.ok) structured.data = parsed.value
+  // JSON that is not an error object (a test report, a partial result) is still the command's answer.
+  if (parsed.ok && !jsonError) structured.data = parsed.value
   if (!parsed.ok && stdout.trim()) structured.stdout = stdout
   if (stderr.trim()) structured.stderr = failure ? tail(stderr, MAX_ERROR_TEXT) : stderr
   if (notice) structured.truncated = {stderrBytes: outcome.stderrDropped, stdoutBytes: outcome.stdoutDropped}
@@ -107,7 +108,7 @@ export function toToolResult(outcome: RunOutcome, context: RunContext, timeoutMs
     lines.push(failure)
     if (jsonError) lines.push(`Error${jsonError.code ? ` ${jsonError.code}` : ''}: ${tail(jsonError.message, MAX_ERROR_TEXT)}`)
     else if (stderr.trim()) lines.push(tail(stderr, MAX_ERROR_TEXT))
-    if (!parsed.ok && stdout.trim()) lines.push('', 'Output before the failure:', tail(stdout, MAX_ERROR_TEXT))
+    if (!jsonError && stdout.trim()) lines.push('', 'Output before the failure:', tail(stdout, MAX_ERROR_TEXT))
   } else if (parsed.ok) {
     lines.push('```json', JSON.stringify(parsed.value, null, 2), '```')
   } else {

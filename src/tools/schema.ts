@@ -86,7 +86,9 @@ function relationNotes(flag: Command.Flag.Cached): string[] {
 function flagDescription(flag: Command.Flag.Cached, common: boolean): string {
   let base = (flag.summary ?? flag.description ?? '').replaceAll(/\s+/g, ' ').trim()
   if (common && base.length > COMMON_DESCRIPTION_LENGTH) base = `${base.slice(0, COMMON_DESCRIPTION_LENGTH - 1).trimEnd()}…`
-  return [base, ...(common ? [] : relationNotes(flag))].filter(Boolean).join(' ')
+  // A common flag keeps only the note that changes how to call it.
+  const notes = common ? relationNotes(flag).filter((n) => n.startsWith('false sends')) : relationNotes(flag)
+  return [base, ...notes].filter(Boolean).join(' ')
 }
 
 function withMeta(schema: z.ZodType, description: string, defaultValue: unknown, required: boolean): z.ZodType {

@@ -5,7 +5,7 @@ import {ConfigError, parseAuthorConfig, resolveSettings} from '../../config.js'
 import {buildServerPlan} from '../../mcp/plan.js'
 import {createServerFactory} from '../../mcp/server.js'
 import {serveOnStdio} from '../../mcp/stdio.js'
-import {claimStdout} from '../../mcp/stdout-guard.js'
+import {claimStdout} from '../../mcp/stdout-guard.cjs'
 import {killRunningCommands} from '../../tools/runner.js'
 
 export default class McpStdio extends Command {

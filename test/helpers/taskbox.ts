@@ -1,0 +1,88 @@
+import {Client} from '@modelcontextprotocol/client'
+import {StdioClientTransport} from '@modelcontextprotocol/client/stdio'
+import {mkdirSync, mkdtempSync, rmSync, writeFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join, resolve} from 'node:path'
+
+export const ROOT = resolve(import.meta.dirname, '../..')
+export const TASKBOX_BIN = join(ROOT, 'examples/taskbox/bin/run.js')
+export const NOISY_PLUGIN = join(ROOT, 'test/fixtures/noisy-plugin')
+
+export type Era = 'legacy' | 'modern'
+
+/** A scratch directory removed by cleanup(); `home` isolates the CLI's data, config and cache dirs. */
+export function scratch(prefix = 'mcp-test-'): {cleanup: () => void; dir: string} {
+  const dir = mkdtempSync(join(tmpdir(), prefix))
+  return {cleanup: () => rmSync(dir, {force: true, recursive: true}), dir}
+}
+
+/** Environment for a taskbox server whose data/config/cache live under `home`, optionally with plugins linked. */
+export function taskboxEnv(home: string, linked: string[] = []): Record<string, string> {
+  const env: Record<string, string> = {
+    HOME: home,
+    PATH: process.env.PATH ?? '',
+    XDG_CACHE_HOME: join(home, 'cache'),
+    XDG_CONFIG_HOME: join(home, 'config'),
+    XDG_DATA_HOME: join(home, 'data'),
+  }
+  if (linked.length > 0) {
+    const dataDir = join(home, 'data', 'taskbox')
+    mkdirSync(dataDir, {recursive: true})
+    const plugins = linked.map((root) => ({name: root.split('/').at(-1), root, type: 'link'}))
+    writeFileSync(join(dataDir, 'package.json'), JSON.stringify({oclif: {plugins, schema: 1}, private: true}))
+  }
+
+  return env
+}
+
+export interface Connected {
+  client: Client
+  close: () => Promise<void>
+  pid: number
+  stderr: () => string
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** Starts `taskbox mcp stdio ARGS` under the official client, in the given era. */
+export async function connectTaskbox(options: {args?: string[]; cwd: string; env: Record<string, string>; era: Era}): Promise<Connected> {
+  const transport = new StdioClientTransport({
+    args: [TASKBOX_BIN, 'mcp', 'stdio', ...(options.args ?? [])],
+    command: process.execPath,
+    cwd: options.cwd,
+    env: options.env,
+    stderr: 'pipe',
+  })
+  let stderr = ''
+  transport.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString()
+  })
+  const client = new Client(
+    {name: 'oclif-plugin-mcp-tests', version: '1.0.0'},
+    options.era === 'modern' ? {versionNegotiation: {mode: {pin: '2026-07-28'}}} : {},
+  )
+  await client.connect(transport)
+  const pid = transport.pid!
+  return {
+    client,
+    async close() {
+      await client.close().catch(() => {})
+      if (isAlive(pid)) process.kill(pid, 'SIGKILL')
+    },
+    pid,
+    stderr: () => stderr,
+  }
+}
+
+/** The text of a tool result's first content block. */
+export function textOf(result: {content?: unknown}): string {
+  const [first] = (result.content ?? []) as {text?: string}[]
+  return first?.text ?? ''
+}

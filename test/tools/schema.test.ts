@@ -1,0 +1,239 @@
+import type {Command} from '@oclif/core'
+
+import {describe, expect, it} from '@jest/globals'
+import * as z from 'zod'
+
+import {buildToolInput, flagSignature, isExposedFlag, type SchemaOptions, toJsonSchema} from '../../src/tools/schema.js'
+
+type Fields = Record<string, unknown>
+
+const bool = (name: string, fields: Fields = {}) => ({allowNo: false, name, type: 'boolean', ...fields}) as unknown as Command.Flag.Cached
+const option = (name: string, fields: Fields = {}) => ({multiple: false, name, type: 'option', ...fields}) as unknown as Command.Flag.Cached
+const arg = (name: string, fields: Fields = {}) => ({name, ...fields}) as unknown as Command.Arg.Cached
+
+function command(flags: Command.Flag.Cached[], args: Command.Arg.Cached[] = [], fields: Fields = {}): Command.Cached {
+  return {
+    aliases: [],
+    args: Object.fromEntries(args.map((a) => [a.name, a])),
+    flags: Object.fromEntries(flags.map((f) => [f.name, f])),
+    id: 'tasks:add',
+    ...fields,
+  } as unknown as Command.Cached
+}
+
+const cwd = z.string().describe('Working directory').optional()
+
+function build(cmd: Command.Cached, options: Partial<SchemaOptions> = {}) {
+  const input = buildToolInput(cmd, {commonFlags: new Set(), omitFlags: new Set(), serverShape: {cwd}, ...options})
+  const json = toJsonSchema(input.schema) as {properties: Record<string, Record<string, unknown>>; required?: string[]} & Fields
+  return {...input, json}
+}
+
+/** The JSON Schema of the single property a one-flag (or one-arg) command produces. */
+function property(flag: Command.Flag.Cached, options: Partial<SchemaOptions> = {}): Record<string, unknown> {
+  return build(command([flag]), options).json.properties[flag.name]
+}
+
+describe('flags → JSON Schema', () => {
+  it.each([
+    ['boolean', bool('done', {summary: 'Mark done.'}), {description: 'Mark done.', type: 'boolean'}],
+    ['boolean with allowNo', bool('color', {allowNo: true, summary: 'Colour.'}), {description: 'Colour. false sends --no-color.', type: 'boolean'}],
+    ['boolean with default', bool('all', {default: false}), {default: false, type: 'boolean'}],
+    ['option', option('title', {summary: 'The title.'}), {description: 'The title.', type: 'string'}],
+    ['description when no summary', option('title', {description: 'A long\n  title.'}), {description: 'A long title.', type: 'string'}],
+    ['options → enum', option('priority', {options: ['low', 'high']}), {enum: ['low', 'high'], type: 'string'}],
+    ['multiple', option('tag', {multiple: true}), {items: {type: 'string'}, minItems: 1, type: 'array'}],
+    [
+      'multiple with options',
+      option('tag', {multiple: true, options: ['a', 'b']}),
+      {items: {enum: ['a', 'b'], type: 'string'}, minItems: 1, type: 'array'},
+    ],
+    ['string default', option('owner', {default: 'me'}), {default: 'me', type: 'string'}],
+    ['integer from default', option('limit', {default: 10}), {default: 10, type: 'integer'}],
+    ['number from default', option('ratio', {default: 0.5}), {default: 0.5, type: 'number'}],
+    ['integer from multiple default', option('port', {default: [80], multiple: true}), {default: [80], items: {type: 'integer'}, minItems: 1, type: 'array'}],
+    ['integer from helpValue <n>', option('limit', {helpValue: '<n>'}), {type: 'integer'}],
+    ['integer from helpValue seconds', option('wait', {helpValue: 'SECONDS'}), {type: 'integer'}],
+    ['integer from helpValue <10>', option('wait', {helpValue: '<10>'}), {type: 'integer'}],
+    ['string from helpValue <value>', option('name', {helpValue: '<value>'}), {type: 'string'}],
+    ['string default that looks numeric', option('code', {default: '10'}), {default: '10', type: 'string'}],
+    ['a dynamic default is not advertised', option('owner', {default: () => 'me'}), {type: 'string'}],
+    ['env note', option('token', {env: 'ACME_TOKEN', summary: 'Token.'}), {description: 'Token. Defaults to $ACME_TOKEN.', type: 'string'}],
+  ])('%s', (_, flag, expected) => {
+    expect(property(flag)).toEqual(expected)
+  })
+
+  it.each([
+    ['exclusive', {exclusive: ['json', 'csv']}, 'Cannot be used with --json, --csv.'],
+    ['exactlyOne', {exactlyOne: ['a', 'b']}, 'Give exactly one of --a, --b.'],
+    ['dependsOn', {dependsOn: ['org']}, 'Requires --org.'],
+    ['relationship all', {relationships: [{flags: ['x', {name: 'y'}], type: 'all'}]}, 'Needs all of --x, --y.'],
+    ['relationship some', {relationships: [{flags: ['x'], type: 'some'}]}, 'Needs at least one of --x.'],
+    ['relationship none', {relationships: [{flags: ['x'], type: 'none'}]}, 'Needs none of --x.'],
+    ['relationship only', {relationships: [{flags: ['x'], type: 'only'}]}, 'Needs only --x.'],
+    ['several notes, in order', {dependsOn: ['org'], env: 'ACME_ORG', exclusive: ['all']}, 'Cannot be used with --all. Requires --org. Defaults to $ACME_ORG.'],
+  ])('relation note: %s', (_, fields, note) => {
+    expect(property(option('target', {summary: 'Target.', ...fields})).description).toBe(`Target. ${note}`)
+  })
+
+  it('marks required option flags required, never booleans', () => {
+    const {json} = build(command([option('title', {required: true}), option('owner'), bool('done', {required: true})]))
+    expect(json.required).toEqual(['title'])
+  })
+
+  it('advertises a default without filling it in', () => {
+    const {schema} = build(command([option('limit', {default: 10}), bool('all', {default: true})]))
+    expect(schema.parse({})).toEqual({})
+    expect(schema.parse({limit: 3})).toEqual({limit: 3})
+  })
+
+  it('validates integers, enums and non-empty lists', () => {
+    const {schema} = build(command([option('limit', {default: 10}), option('p', {options: ['low']}), option('tag', {multiple: true})]))
+    expect(schema.safeParse({limit: 2.5}).success).toBe(false)
+    expect(schema.safeParse({limit: '3'}).success).toBe(false)
+    expect(schema.safeParse({p: 'high'}).success).toBe(false)
+    expect(schema.safeParse({tag: []}).success).toBe(false)
+    expect(schema.safeParse({limit: 3, p: 'low', tag: ['x']}).success).toBe(true)
+  })
+
+  it('shortens the description of a common flag and drops its notes', () => {
+    const flag = option('target-org', {env: 'SF_ORG', summary: `Username or alias of the org. ${'Long explanation. '.repeat(10)}`})
+    const {description} = property(flag, {commonFlags: new Set([flagSignature(flag)])}) as {description: string}
+    expect(description).toHaveLength(80)
+    expect(description.startsWith('Username or alias of the org. Long explanation.')).toBe(true)
+    expect(description.endsWith('…')).toBe(true)
+    expect(description).not.toContain('SF_ORG')
+  })
+
+  it('keeps a short common flag description whole', () => {
+    const flag = option('target-org', {env: 'SF_ORG', summary: 'Org alias.'})
+    expect(property(flag, {commonFlags: new Set([flagSignature(flag)])}).description).toBe('Org alias.')
+  })
+})
+
+describe('isExposedFlag', () => {
+  const omit = new Set(['api-version'])
+  it.each([
+    [bool('done'), true],
+    [option('title'), true],
+    [bool('secret', {hidden: true}), false],
+    [option('old', {deprecated: true}), false],
+    [option('old', {deprecated: {to: 'new'}}), false],
+    [bool('help'), false],
+    [bool('json'), false],
+    [bool('version'), false],
+    [bool('interactive'), false],
+    [bool('prompt'), false],
+    [option('prompt'), true],
+    [option('api-version'), false],
+  ])('%p → %p', (flag, exposed) => {
+    expect(isExposedFlag(flag, omit)).toBe(exposed)
+  })
+
+  it('leaves omitted and server-owned flags out of the schema', () => {
+    const {json, params} = build(command([bool('json'), bool('help'), option('api-version'), option('title')]), {omitFlags: omit})
+    expect(Object.keys(json.properties)).toEqual(['title', 'cwd'])
+    expect(params.map((p) => p.property)).toEqual(['title'])
+  })
+})
+
+describe('positional args', () => {
+  it('follow the flags in declared order, skipping hidden ones', () => {
+    const cmd = command(
+      [bool('done')],
+      [arg('title', {description: 'Title. ', required: true}), arg('secret', {hidden: true}), arg('priority', {default: 'low', options: ['low', 'high']})],
+    )
+    const {json, params} = build(cmd)
+    expect(Object.keys(json.properties)).toEqual(['done', 'title', 'priority', 'cwd'])
+    expect(json.properties.title).toEqual({description: 'Title.', type: 'string'})
+    expect(json.properties.priority).toEqual({default: 'low', enum: ['low', 'high'], type: 'string'})
+    expect(json.required).toEqual(['title'])
+    expect(params).toEqual([
+      {allowNo: false, kind: 'flag', multiple: false, name: 'done', property: 'done', type: 'boolean'},
+      {kind: 'arg', name: 'title', property: 'title'},
+      {kind: 'arg', name: 'priority', property: 'priority'},
+    ])
+  })
+
+  it('accept any further ones as extra_args when the command is not strict', () => {
+    const {json, params, schema} = build(command([], [arg('file')], {strict: false}))
+    expect(json.properties.extra_args).toEqual({
+      description: 'More positional arguments, passed after the ones above.',
+      items: {type: 'string'},
+      type: 'array',
+    })
+    expect(params.at(-1)).toEqual({kind: 'rest', property: 'extra_args'})
+    expect(schema.parse({extra_args: ['a', '-b']})).toEqual({extra_args: ['a', '-b']})
+  })
+
+  it.each([[undefined], [true]])('have no extra_args when strict is %p', (strict) => {
+    expect(Object.keys(build(command([], [], {strict})).json.properties)).toEqual(['cwd'])
+  })
+})
+
+describe('property names', () => {
+  it.each([
+    ['an arg named like a flag', [option('name')], [arg('name')], {}, ['name', 'name_arg']],
+    ['a flag named like a server property', [option('cwd')], [], {}, ['cwd_flag']],
+    ['an arg named like a server property', [], [arg('cwd')], {}, ['cwd_arg']],
+    ['a second collision on the renamed name', [option('cwd_arg')], [arg('cwd')], {}, ['cwd_arg', 'cwd_arg2']],
+    ['a flag named extra_args', [option('extra_args')], [], {strict: false}, ['extra_args', 'extra_args_rest']],
+  ])('%s', (_, flags, args, fields, properties) => {
+    const {json, params} = build(command(flags, args, fields))
+    expect(params.map((p) => p.property)).toEqual(properties)
+    expect(Object.keys(json.properties)).toEqual([...properties, 'cwd'])
+    expect(json.properties.cwd).toEqual({description: 'Working directory', type: 'string'})
+  })
+
+  it('keeps the flag name for the command line when the property is renamed', () => {
+    expect(build(command([option('cwd')])).params[0]).toMatchObject({name: 'cwd', property: 'cwd_flag'})
+  })
+})
+
+describe('the object schema', () => {
+  const cmd = command([option('title'), option('tag', {multiple: true}), option('limit', {default: 5})], [arg('file')], {strict: false})
+
+  it('is a closed object without top-level combinators', () => {
+    const {json} = build(cmd)
+    expect(json.type).toBe('object')
+    expect(json.additionalProperties).toBe(false)
+    for (const key of ['oneOf', 'anyOf', 'allOf', 'not']) expect(json).not.toHaveProperty(key)
+  })
+
+  it.each([
+    ['an unknown key', {nope: 1}],
+    ['a misspelt flag', {titel: 'x'}],
+  ])('rejects %s', (_, input) => {
+    expect(build(cmd).schema.safeParse(input).success).toBe(false)
+  })
+
+  it.each([
+    ['a flag', {title: 'a\u0000b'}],
+    ['a multiple flag', {tag: ['ok', '\u0000']}],
+    ['an arg', {file: 'x\u0000'}],
+    ['extra_args', {extra_args: ['\u0000']}],
+  ])('rejects NUL characters in %s', (_, input) => {
+    const result = build(cmd).schema.safeParse(input)
+    expect(result.success).toBe(false)
+    expect(JSON.stringify(result.error?.issues)).toContain('NUL')
+  })
+
+  it('accepts awkward but legal text unchanged', () => {
+    const input = {file: '--not-a-flag', tag: ['a=b', 'x y'], title: '$(rm -rf /)\n"q"'}
+    expect(build(cmd).schema.parse(input)).toEqual(input)
+  })
+})
+
+describe('toJsonSchema', () => {
+  it.each([['draft-2020-12' as const], ['draft-07' as const]])('drops the safe-integer bounds (%s)', (target) => {
+    const json = toJsonSchema(z.object({n: z.number().int(), m: z.number().int().min(1).max(9)}), target)
+    const properties = json.properties as Record<string, unknown>
+    expect(properties.n).toEqual({type: 'integer'})
+    expect(properties.m).toEqual({maximum: 9, minimum: 1, type: 'integer'})
+  })
+
+  it('names the target dialect', () => {
+    expect(toJsonSchema(z.object({}), 'draft-07').$schema).toBe('http://json-schema.org/draft-07/schema#')
+    expect(toJsonSchema(z.object({})).$schema).toBe('https://json-schema.org/draft/2020-12/schema')
+  })
+})
