@@ -8,10 +8,11 @@ export interface Hints {
   title?: string
 }
 
-export type HintSource = 'author' | 'default' | 'verb'
+export type HintSource = 'author' | 'default' | 'topic' | 'verb'
 
 /** What the MCP specification tells clients to assume when a tool says nothing: the conservative reading. */
 export const SPEC_DEFAULTS: Hints = {destructiveHint: true, idempotentHint: false, openWorldHint: true, readOnlyHint: false}
+const READ_ONLY: Hints = {destructiveHint: false, idempotentHint: true, openWorldHint: true, readOnlyHint: true}
 
 const READ_VERBS = new Set([
   'cat', 'check', 'count', 'describe', 'diff', 'display', 'doctor', 'explain', 'find', 'get', 'help', 'history', 'info',
@@ -38,7 +39,7 @@ const IDEMPOTENT_VERBS = new Set(['disable', 'done', 'enable', 'mark', 'set', 'u
 export function hintsFromId(id: string): Hints | undefined {
   const words = id.toLowerCase().split(/[:\s-]+/).reverse()
   for (const word of words) {
-    if (READ_VERBS.has(word)) return {destructiveHint: false, idempotentHint: true, openWorldHint: true, readOnlyHint: true}
+    if (READ_VERBS.has(word)) return {...READ_ONLY}
     if (DESTRUCTIVE_VERBS.has(word)) return {...SPEC_DEFAULTS, idempotentHint: IDEMPOTENT_VERBS.has(word)}
     if (WRITE_VERBS.has(word)) return {...SPEC_DEFAULTS, destructiveHint: false, idempotentHint: IDEMPOTENT_VERBS.has(word)}
   }
@@ -48,12 +49,18 @@ export function hintsFromId(id: string): Hints | undefined {
 
 /**
  * Annotations for one command: the author's settings (package.json patterns, then the command's static `mcp`
- * property, each overriding the one before) on top of the verb rule, on top of the spec's conservative defaults.
+ * property, each overriding the one before) on top of the verb rule, on top of the topic rule (a command named
+ * after a topic, like `apps` above `apps:create`, is that topic's listing when no verb says otherwise), on top of
+ * the spec's conservative defaults.
  */
-export function resolveHints(id: string, authorLayers: readonly (ToolAnnotationSettings | undefined)[]): {hints: Hints; source: HintSource} {
+export function resolveHints(
+  id: string,
+  authorLayers: readonly (ToolAnnotationSettings | undefined)[],
+  isTopicIndex = false,
+): {hints: Hints; source: HintSource} {
   const fromVerb = hintsFromId(id)
-  let hints: Hints = {...(fromVerb ?? SPEC_DEFAULTS)}
-  let source: HintSource = fromVerb ? 'verb' : 'default'
+  let hints: Hints = {...(fromVerb ?? (isTopicIndex ? READ_ONLY : SPEC_DEFAULTS))}
+  let source: HintSource = fromVerb ? 'verb' : isTopicIndex ? 'topic' : 'default'
   for (const given of authorLayers) {
     // A key set to undefined (`readOnlyHint: cond ? true : undefined`) says nothing; it must not blank the hint below.
     const layer = Object.fromEntries(Object.entries(given ?? {}).filter(([, value]) => value !== undefined)) as ToolAnnotationSettings

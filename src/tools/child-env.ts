@@ -12,7 +12,8 @@ export function childEnv(config: Config, extra: Record<string, string>): Record<
   const env: Record<string, string | undefined> = {...process.env}
   delete env.FORCE_COLOR
   for (const key of QUIET_KEYS) env[config.scopedEnvVarKey(key)] = 'true'
-  return {...env, ...extra, FORCE_COLOR: '0', NO_COLOR: '1', TERM: 'dumb'}
+  // OCLIF_DISABLE_LINKED_ESM_WARNING: a `plugins link`ed ES module plugin would otherwise warn on every call.
+  return {...env, ...extra, FORCE_COLOR: '0', NO_COLOR: '1', OCLIF_DISABLE_LINKED_ESM_WARNING: 'true', TERM: 'dumb'}
 }
 
 /** The script that starts the host CLI: the one that started this process when it belongs to the CLI, else its bin. */

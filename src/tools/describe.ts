@@ -27,6 +27,18 @@ export function renderTemplate(text: string, config: Config, command: Command.Ca
   })
 }
 
+/**
+ * A command's examples as text lines. Manifests hold an array of strings or `{command, description}` objects, but
+ * older CLIs also ship a single string; anything else is ignored.
+ */
+export function commandExamples(command: Command.Cached): string[] {
+  const raw = command.examples as unknown
+  const list = Array.isArray(raw) ? raw : typeof raw === 'string' ? [raw] : []
+  return list
+    .filter((e): e is Command.Example => typeof e === 'string' || (typeof e === 'object' && e !== null && typeof e.command === 'string'))
+    .map((e) => exampleText(e))
+}
+
 function exampleText(example: Command.Example): string {
   if (typeof example === 'string') return example
   return example.description ? `${example.command}  # ${example.description}` : example.command
@@ -62,7 +74,9 @@ export function toolDescription(command: Command.Cached, config: Config): string
   const details = command.summary === undefined ? command.description?.split(/\n\s*\n/).slice(1).join('\n\n') : command.description
   if (details?.trim()) parts.push(renderTemplate(details, config, command).trim())
 
-  const examples = (command.examples ?? []).slice(0, MAX_EXAMPLES).map((e) => renderTemplate(exampleText(e), config, command).trim())
+  const examples = commandExamples(command)
+    .slice(0, MAX_EXAMPLES)
+    .map((e) => renderTemplate(e, config, command).trim())
   let text = parts.join('\n\n')
   if (examples.length > 0) {
     const block = `\n\nExamples:\n${examples.map((e) => `  ${e}`).join('\n')}`

@@ -5,7 +5,7 @@ import {type CommandSettings, idPattern, parseCommandSettings, type Settings} fr
 import {type Hints, type HintSource, resolveHints} from './annotations.js'
 import {commandSummary, displayId, toolDescription} from './describe.js'
 import {assignToolNames} from './naming.js'
-import {buildToolInput, flagSignature, isExposedFlag, type ToolInput} from './schema.js'
+import {buildToolInput, flagSignature, isExposedFlag, type SchemaOptions, type ToolInput} from './schema.js'
 
 /** This package's name as oclif records it on the commands it contributes. */
 export const PLUGIN_NAME = 'oclif-plugin-mcp'
@@ -83,6 +83,36 @@ function cwdSchema(settings: Settings): z.ZodType {
     .optional()
 }
 
+function describeCommandTool(
+  command: Command.Cached,
+  layers: CommandSettings[],
+  config: Config,
+  settings: Settings,
+  schemaOptions: SchemaOptions,
+  topics: ReadonlySet<string>,
+): Omit<CommandTool, 'name'> {
+  const merged = Object.assign({}, ...layers) as CommandSettings
+  const {hints, source} = resolveHints(
+    command.id,
+    layers.map((l) => l.annotations),
+    topics.has(command.id),
+  )
+  return {
+    command,
+    description: toolDescription(command, config),
+    displayId: displayId(command.id, config),
+    env: {...settings.author.env, ...Object.assign({}, ...layers.map((l) => l.env))},
+    hintSource: source,
+    hints,
+    id: command.id,
+    input: buildToolInput(command, schemaOptions),
+    json: Boolean(command.enableJsonFlag),
+    summary: commandSummary(command, config),
+    timeoutMs: merged.timeout ? merged.timeout * 1000 : settings.timeoutMs,
+    topic: command.id.includes(':') ? command.id.slice(0, command.id.lastIndexOf(':')) : '',
+  }
+}
+
 /**
  * One tool per canonical command, from manifest metadata only (no command class is loaded).
  * Drops alias entries, hidden commands, JIT stubs, this plugin's own commands and what the author excludes.
@@ -111,33 +141,22 @@ export function buildRegistry(config: Config, settings: Settings): Registry {
     omitFlags,
     serverShape: {cwd: cwdSchema(settings)},
   }
+  const topics = new Set(chosen.flatMap(({command}) => command.id.split(':').slice(0, -1).map((_, i, parts) => parts.slice(0, i + 1).join(':'))))
+  const built: Omit<CommandTool, 'name'>[] = []
+  for (const {command, layers} of chosen) {
+    try {
+      built.push(describeCommandTool(command, layers, config, settings, schemaOptions, topics))
+    } catch (error) {
+      // One command with metadata we cannot read must not take the other tools (or the server) down.
+      skipped.push({id: command.id, reason: `unreadable metadata: ${error instanceof Error ? error.message : String(error)}`})
+    }
+  }
+
   const names = assignToolNames(
-    chosen.map((c) => c.command.id),
+    built.map((t) => t.id),
     new Set(BUILTIN_TOOL_NAMES),
   )
-
-  const tools = chosen.map(({command, layers}): CommandTool => {
-    const merged = Object.assign({}, ...layers) as CommandSettings
-    const {hints, source} = resolveHints(
-      command.id,
-      layers.map((l) => l.annotations),
-    )
-    return {
-      command,
-      description: toolDescription(command, config),
-      displayId: displayId(command.id, config),
-      env: {...settings.author.env, ...Object.assign({}, ...layers.map((l) => l.env))},
-      hintSource: source,
-      hints,
-      id: command.id,
-      input: buildToolInput(command, schemaOptions),
-      json: Boolean(command.enableJsonFlag),
-      name: names.get(command.id)!,
-      summary: commandSummary(command, config),
-      timeoutMs: merged.timeout ? merged.timeout * 1000 : settings.timeoutMs,
-      topic: command.id.includes(':') ? command.id.slice(0, command.id.lastIndexOf(':')) : '',
-    }
-  })
+  const tools = built.map((tool): CommandTool => ({...tool, name: names.get(tool.id)!}))
 
   return {
     byId: new Map(tools.map((t) => [t.id, t])),

@@ -21,8 +21,8 @@ interface Finished {
   stdout: string
 }
 
-function start(env: Record<string, string>, cwd: string): {child: ChildProcess; done: Promise<Finished>; stdout: () => string} {
-  const child = spawn(process.execPath, [TASKBOX_BIN, 'mcp', 'stdio'], {cwd, env, stdio: ['pipe', 'pipe', 'pipe']})
+function start(env: Record<string, string>, cwd: string, args: string[] = []): {child: ChildProcess; done: Promise<Finished>; stdout: () => string} {
+  const child = spawn(process.execPath, [TASKBOX_BIN, 'mcp', 'stdio', ...args], {cwd, env, stdio: ['pipe', 'pipe', 'pipe']})
   let stdout = ''
   let stderr = ''
   child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk))
@@ -117,6 +117,26 @@ describe('mcp stdio as a process', () => {
     expect(discover.supportedVersions).toEqual(expect.arrayContaining(['2026-07-28']))
     const status = messages.find((m) => m.id === 2)!.result as {structuredContent: {cwd: string}}
     expect(status.structuredContent.cwd).toContain('project')
+  })
+
+  it('kills a command that outlives --timeout and says so', async () => {
+    const server = start(taskboxEnv(join(space.dir, 'home-timeout')), space.dir, ['--timeout', '2', '--cwd', project])
+    started.push(server.child)
+    const began = Date.now()
+    server.child.stdin!.end([initialize(1), call(2, 'report_weekly', {delay: 359})].map((r) => JSON.stringify(r)).join('\n') + '\n')
+    const finished = await server.done
+    expect(finished.code).toBe(0)
+    const reply = finished.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as {id: number; result: {content: {text: string}[]; isError?: boolean; structuredContent: Record<string, unknown>}})
+      .find((m) => m.id === 2)!.result
+    expect(reply.isError).toBe(true)
+    expect(reply.structuredContent).toMatchObject({cwd: project, timedOut: true})
+    expect(reply.content[0].text).toContain('Timed out after 2 s')
+    // Generous bound: far below the 359 s the command wanted, whatever the machine's load.
+    expect(Date.now() - began).toBeLessThan(60_000)
+    expect(processesMatching('--delay=359')).toEqual([])
   })
 
   it.each(['SIGTERM', 'SIGINT'] as const)('on %s stops, kills the running command, and exits 0', async (signal) => {

@@ -114,3 +114,16 @@ describe('resolveHints', () => {
     expect(SPEC_DEFAULTS).toEqual({destructiveHint: true, idempotentHint: false, openWorldHint: true, readOnlyHint: false})
   })
 })
+
+describe('resolveHints for topic index commands', () => {
+  it.each([
+    ['apps', true, {readOnlyHint: true, destructiveHint: false}, 'topic'],
+    ['apps', false, {readOnlyHint: false, destructiveHint: true}, 'default'],
+    ['run', true, {readOnlyHint: false, destructiveHint: false}, 'verb'],
+    ['config', true, {readOnlyHint: true, destructiveHint: false}, 'topic'],
+  ] as const)('%s (topic index: %s)', (id, topicIndex, hints, source) => {
+    const result = resolveHints(id, [], topicIndex)
+    expect(result.hints).toMatchObject(hints)
+    expect(result.source).toBe(source)
+  })
+})

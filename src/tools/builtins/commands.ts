@@ -7,7 +7,7 @@ import * as z from 'zod'
 import type {CommandTool, Registry} from '../registry.js'
 
 import {errorResult} from '../call.js'
-import {displayId, renderTemplate} from '../describe.js'
+import {commandExamples, displayId, renderTemplate} from '../describe.js'
 import {toJsonSchema} from '../schema.js'
 import {type BuiltinTool, jsonResult} from './tool.js'
 
@@ -119,7 +119,7 @@ export function commandBuiltins(config: Config, registry: Registry, revisions: r
           .filter((a) => !a.hidden)
           .map((a) => ({description: a.description, name: a.name, ...(a.required ? {required: true} : {}), ...(a.options ? {options: a.options} : {})})),
         description: render(command.description ?? command.summary ?? ''),
-        examples: (command.examples ?? []).map((e) => render(typeof e === 'string' ? e : `${e.command}  # ${e.description}`)),
+        examples: commandExamples(command).map((e) => render(e)),
         flags: Object.values(command.flags ?? {})
           .filter((f) => !f.hidden)
           .map((f) => flagInfo(f)),
