@@ -3,6 +3,7 @@ export default {
   extensionsToTreatAsEsm: ['.ts'],
   maxWorkers: 2,
   moduleNameMapper: {'^(\\.{1,2}/.*)\\.js$': '$1'},
+  reporters: ['default', '<rootDir>/test/summary-reporter.cjs'],
   setupFiles: ['<rootDir>/test/setup.ts'],
   testEnvironment: 'node',
   testMatch: ['<rootDir>/test/**/*.test.ts'],

@@ -1,0 +1,9 @@
+// Prints one plain closing line ("tests: N passed, N failed") after jest's own summary.
+class SummaryReporter {
+  onRunComplete(_contexts, results) {
+    const skipped = results.numPendingTests + results.numTodoTests
+    process.stdout.write(`tests: ${results.numPassedTests} passed, ${results.numFailedTests} failed${skipped ? `, ${skipped} skipped` : ''}\n`)
+  }
+}
+
+module.exports = SummaryReporter
