@@ -1,3 +1,4 @@
+import {availableParallelism} from 'node:os'
 import * as z from 'zod'
 
 /** Tool hints a CLI author can set (MCP ToolAnnotations). */
@@ -66,18 +67,34 @@ export interface Settings {
   author: AuthorConfig
   /** Directory commands run in when a call gives no `cwd`; undefined means a private empty directory. */
   defaultCwd?: string
+  /** Command processes that may run at once. */
+  maxConcurrency: number
   maxOutputBytes: number
+  /** Calls that may wait for a free slot before further calls are refused as busy. */
+  maxQueue: number
   timeoutMs: number
 }
 
 export const DEFAULT_TIMEOUT_SECONDS = 60
 export const DEFAULT_MAX_OUTPUT_BYTES = 1024 * 1024
+export const DEFAULT_MAX_QUEUE = 32
 
-export function resolveSettings(author: AuthorConfig, flags: {cwd?: string; 'max-output'?: number; timeout?: number}): Settings {
+/** The flags every server command shares (see src/flags.ts). */
+export interface ServerFlags {
+  cwd?: string
+  'max-concurrency'?: number
+  'max-output'?: number
+  'max-queue'?: number
+  timeout?: number
+}
+
+export function resolveSettings(author: AuthorConfig, flags: ServerFlags): Settings {
   return {
     author,
     defaultCwd: flags.cwd,
+    maxConcurrency: flags['max-concurrency'] ?? availableParallelism(),
     maxOutputBytes: flags['max-output'] ?? author.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
+    maxQueue: flags['max-queue'] ?? DEFAULT_MAX_QUEUE,
     timeoutMs: 1000 * (flags.timeout ?? author.timeout ?? DEFAULT_TIMEOUT_SECONDS),
   }
 }

@@ -1,10 +1,12 @@
 import type {Config} from '@oclif/core'
 
+import {resolve} from 'node:path'
+
 import {SUPPORTED_PROTOCOL_VERSIONS} from '@modelcontextprotocol/server'
 
 import type {ServerPlan} from './server.js'
 
-import {type Settings} from '../config.js'
+import {parseAuthorConfig, resolveSettings, type ServerFlags, type Settings} from '../config.js'
 import {commandBuiltins} from '../tools/builtins/commands.js'
 import {docsBuiltins} from '../tools/builtins/docs.js'
 import {callEnvironment} from '../tools/call.js'
@@ -39,4 +41,14 @@ export function buildServerPlan(config: Config, settings: Settings): {plan: Serv
     registry,
   }
   return {plan, workdir}
+}
+
+/**
+ * Settings from the host's `oclif.mcp` section and the command's flags, then the plan. Throws ConfigError (naming
+ * the bad key) when the author's settings are invalid.
+ */
+export function prepareServer(config: Config, flags: ServerFlags): {plan: ServerPlan; settings: Settings; workdir: DefaultWorkdir} {
+  const author = parseAuthorConfig((config.pjson.oclif as {mcp?: unknown}).mcp)
+  const settings = resolveSettings(author, {...flags, cwd: flags.cwd && resolve(flags.cwd)})
+  return {...buildServerPlan(config, settings), settings}
 }

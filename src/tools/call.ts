@@ -4,6 +4,7 @@ import type {Settings} from '../config.js'
 import type {CommandTool} from './registry.js'
 
 import {ArgvError, buildArgv} from './argv.js'
+import {CommandLimiter} from './limiter.js'
 import {childEnv, hostBinScript} from './child-env.js'
 import {type ToolResult, toToolResult} from './result.js'
 import {runCommand} from './runner.js'
@@ -13,12 +14,14 @@ import {checkWorkdir, type DefaultWorkdir} from './workdir.js'
 export interface CallEnvironment {
   binScript: string
   config: Config
+  limiter: CommandLimiter
   settings: Settings
   workdir: DefaultWorkdir
 }
 
 export function callEnvironment(config: Config, settings: Settings, workdir: DefaultWorkdir): CallEnvironment {
-  return {binScript: hostBinScript(config), config, settings, workdir}
+  const limiter = new CommandLimiter(settings.maxConcurrency, settings.maxQueue)
+  return {binScript: hostBinScript(config), config, limiter, settings, workdir}
 }
 
 export function errorResult(message: string): ToolResult {
@@ -48,15 +51,30 @@ export async function callCommandTool(
     throw error
   }
 
-  const outcome = await runCommand({
-    args: [env.binScript, tool.id, ...argv],
-    cwd: workdir.dir,
-    env: childEnv(env.config, tool.env),
-    file: process.execPath,
-    maxOutputBytes: env.settings.maxOutputBytes,
-    signal,
-    timeoutMs: tool.timeoutMs,
-  })
+  const slot = env.limiter.acquire(signal)
+  if (!slot) {
+    return errorResult(
+      `Busy: ${env.limiter.maxRunning} commands are running and ${env.limiter.maxQueued} are waiting. Nothing was run; try again shortly.`,
+    )
+  }
+
+  const release = await slot.catch(() => undefined)
+  if (!release) return errorResult('Cancelled while waiting for a free slot. Nothing was run.')
+  let outcome
+  try {
+    outcome = await runCommand({
+      args: [env.binScript, tool.id, ...argv],
+      cwd: workdir.dir,
+      env: childEnv(env.config, tool.env),
+      file: process.execPath,
+      maxOutputBytes: env.settings.maxOutputBytes,
+      signal,
+      timeoutMs: tool.timeoutMs,
+    })
+  } finally {
+    release()
+  }
+
   const commandLine = [env.config.bin, tool.displayId, ...argv].map((a, i) => (i < 2 ? a : quote(a))).join(' ')
   return toToolResult(outcome, {argv, commandLine, cwd: workdir.dir, id: tool.id, json: tool.json}, tool.timeoutMs)
 }

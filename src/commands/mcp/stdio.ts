@@ -1,8 +1,8 @@
-import {Command, Flags} from '@oclif/core'
-import {resolve} from 'node:path'
+import {Command} from '@oclif/core'
 
-import {ConfigError, parseAuthorConfig, resolveSettings} from '../../config.js'
-import {buildServerPlan} from '../../mcp/plan.js'
+import {ConfigError} from '../../config.js'
+import {serverFlags} from '../../flags.js'
+import {prepareServer} from '../../mcp/plan.js'
 import {createServerFactory} from '../../mcp/server.js'
 import {serveOnStdio} from '../../mcp/stdio.js'
 import {claimStdout} from '../../mcp/stdout-guard.cjs'
@@ -21,25 +21,20 @@ stdout carries protocol messages only: anything else printed by hooks or plugins
       description: 'Talk to it from a script',
     },
   ]
-  static flags = {
-    cwd: Flags.directory({description: 'Directory commands run in when a call gives no cwd (default: an empty private directory).', exists: true}),
-    'max-output': Flags.integer({description: 'Bytes of stdout and of stderr kept per call (default 1 MiB).', min: 1024}),
-    timeout: Flags.integer({description: 'Seconds a command may run before it and its children are killed (default 60).', min: 1}),
-  }
+  static flags = serverFlags
 
   async run(): Promise<void> {
     const protocolOut = claimStdout()
     const {flags} = await this.parse(McpStdio)
-    const settings = (() => {
-      try {
-        return resolveSettings(parseAuthorConfig((this.config.pjson.oclif as {mcp?: unknown}).mcp), {...flags, cwd: flags.cwd && resolve(flags.cwd)})
-      } catch (error) {
-        if (error instanceof ConfigError) this.error(error.message, {exit: 2})
-        throw error
-      }
-    })()
-    const {plan, workdir} = buildServerPlan(this.config, settings)
-    const serving = serveOnStdio(createServerFactory(plan), protocolOut)
+    let prepared
+    try {
+      prepared = prepareServer(this.config, flags)
+    } catch (error) {
+      if (error instanceof ConfigError) this.error(error.message, {exit: 2})
+      throw error
+    }
+
+    const serving = serveOnStdio(createServerFactory(prepared.plan), protocolOut)
     const shutdown = async () => {
       killRunningCommands()
       await serving.close()
@@ -49,6 +44,6 @@ stdout carries protocol messages only: anything else printed by hooks or plugins
     process.once('SIGTERM', shutdown)
     await serving.closed
     killRunningCommands()
-    await workdir.dispose()
+    await prepared.workdir.dispose()
   }
 }

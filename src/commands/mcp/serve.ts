@@ -1,0 +1,76 @@
+import {Command, Flags} from '@oclif/core'
+
+import {ConfigError} from '../../config.js'
+import {serverFlags} from '../../flags.js'
+import {checkBind} from '../../mcp/http/guards.js'
+import {serveOnHttp} from '../../mcp/http/server.js'
+import {prepareServer, PROTOCOL_REVISIONS} from '../../mcp/plan.js'
+
+export default class McpServe extends Command {
+  static summary = "Serve this CLI's commands as MCP tools over Streamable HTTP."
+  static description = `Starts a stateless Model Context Protocol server on one endpoint, POST /mcp, serving 2025-11-25 clients (initialize handshake) and 2026-07-28 clients (server/discover, per-request headers) alike. Every visible command becomes a tool; each call runs the command in a fresh child process.
+
+It listens on 127.0.0.1 only, unless --allow-remote is given together with a bearer token (--token, or the <%= config.scopedEnvVarKey('MCP_TOKEN') %> environment variable). Host and Origin headers are checked on every request against DNS rebinding.`
+  static examples = [
+    {command: '<%= config.bin %> <%= command.id %>', description: 'Listen on http://127.0.0.1:5757/mcp'},
+    {command: '<%= config.bin %> <%= command.id %> --port 0 --cwd ~/projects/app', description: 'Take any free port; run commands in ~/projects/app by default'},
+    {command: '<%= config.bin %> <%= command.id %> --host 0.0.0.0 --allow-remote --token "$(openssl rand -hex 32)" --allowed-host build-box.local', description: 'Accept other machines, with a token'},
+  ]
+  static flags = {
+    ...serverFlags,
+    'allow-remote': Flags.boolean({description: 'Allow listening on a non-loopback address (needs a token).'}),
+    'allowed-host': Flags.string({description: 'Another host name the Host header may carry; repeat for several.', multiple: true}),
+    'allowed-origin': Flags.string({description: 'Another browser origin host name to accept; repeat for several.', multiple: true}),
+    grace: Flags.integer({default: 10, description: 'Seconds calls in flight may take to finish when the server stops.', min: 0}),
+    host: Flags.string({default: '127.0.0.1', description: 'Address to listen on.'}),
+    port: Flags.integer({default: 5757, description: 'Port to listen on; 0 takes a free one.', max: 65_535, min: 0}),
+    token: Flags.string({description: 'Bearer token clients must send (default: the <BIN>_MCP_TOKEN environment variable).'}),
+  }
+
+  async run(): Promise<{url: string}> {
+    const {flags} = await this.parse(McpServe)
+    const token = flags.token ?? process.env[this.config.scopedEnvVarKey('MCP_TOKEN')]
+    const bind = checkBind(flags.host, flags['allow-remote'], token)
+    if (!bind.ok) this.error(bind.message, {exit: 1})
+
+    let prepared
+    try {
+      prepared = prepareServer(this.config, flags)
+    } catch (error) {
+      if (error instanceof ConfigError) this.error(error.message, {exit: 2})
+      throw error
+    }
+
+    const serving = await serveOnHttp(prepared.plan, {
+      allowedHosts: flags['allowed-host'] ?? [],
+      allowedOrigins: flags['allowed-origin'] ?? [],
+      host: flags.host,
+      port: flags.port,
+      token: token || undefined,
+    }).catch((error: NodeJS.ErrnoException) => this.error(`Cannot listen on ${flags.host}:${flags.port}: ${error.message}`, {exit: 1}))
+
+    process.stderr.write(
+      [
+        `${this.config.bin} MCP server listening on ${serving.url}`,
+        `Health check: ${serving.healthUrl}`,
+        `Protocol revisions: ${PROTOCOL_REVISIONS.join(', ')}`,
+        ...(token ? ['Clients must send the bearer token.'] : []),
+        'Press Ctrl-C to stop.',
+        '',
+      ].join('\n'),
+    )
+
+    await new Promise<void>((resolve) => {
+      const stop = async () => {
+        process.stderr.write('Stopping: letting calls in flight finish…\n')
+        await serving.close(flags.grace * 1000)
+        await prepared.workdir.dispose()
+        resolve()
+      }
+
+      process.once('SIGINT', stop)
+      process.once('SIGTERM', stop)
+    })
+    return {url: serving.url}
+  }
+}

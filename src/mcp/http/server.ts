@@ -1,0 +1,160 @@
+import {createMcpHandler, isJsonContentType, isLegacyRequest, localhostAllowedOrigins} from '@modelcontextprotocol/server'
+import {toNodeHandler} from '@modelcontextprotocol/node'
+import {createServer, type IncomingMessage, type ServerResponse} from 'node:http'
+import {isIP, type AddressInfo} from 'node:net'
+
+import {killRunningCommands} from '../../tools/runner.js'
+import {PROTOCOL_REVISIONS} from '../plan.js'
+import {createServerFactory, type ServerPlan} from '../server.js'
+import {allowedHostnames, checkBearer, checkHost, checkOrigin, type GuardResult} from './guards.js'
+import {legacyJsonFirst} from './legacy.js'
+
+export interface HttpOptions {
+  allowedHosts: readonly string[]
+  allowedOrigins: readonly string[]
+  host: string
+  port: number
+  /** Bearer token every /mcp request must carry; undefined for none (loopback only). */
+  token?: string
+}
+
+export interface HttpServing {
+  /** Stops accepting, lets calls in flight finish for up to `graceMs`, then kills what is left. */
+  close(graceMs: number): Promise<void>
+  healthUrl: string
+  port: number
+  url: string
+}
+
+const ENDPOINT = '/mcp'
+const MAX_BODY_BYTES = 4 * 1024 * 1024
+const HEALTH = '/healthz'
+
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body)
+  res.writeHead(status, {'Content-Length': String(Buffer.byteLength(text)), 'Content-Type': 'application/json', ...headers})
+  res.end(text)
+}
+
+/** A refusal as a JSON-RPC error body (id null: the request was never read). */
+function refuse(res: ServerResponse, result: GuardResult & {ok: false}): void {
+  sendJson(res, result.status, {error: {code: -32_000, data: {code: result.code}, message: result.message}, id: null, jsonrpc: '2.0'}, result.headers)
+}
+
+function firstRefusal(...results: GuardResult[]): (GuardResult & {ok: false}) | undefined {
+  return results.find((r): r is GuardResult & {ok: false} => !r.ok)
+}
+
+function urlHost(host: string): string {
+  return isIP(host) === 6 ? `[${host}]` : host
+}
+
+/**
+ * Stateless Streamable HTTP on one endpoint, `POST /mcp`, through the SDK's createMcpHandler (both eras, per
+ * request), behind Host/Origin (DNS rebinding) and bearer-token guards; `GET /healthz` for monitoring.
+ */
+export async function serveOnHttp(plan: ServerPlan, options: HttpOptions): Promise<HttpServing> {
+  const factory = createServerFactory(plan)
+  const handler = createMcpHandler(factory, {
+    legacy: 'reject',
+    maxRequestBodySize: MAX_BODY_BYTES,
+    onerror: (error) => process.env.DEBUG && process.stderr.write(`[mcp] ${error.message}\n`),
+  })
+  const legacy = legacyJsonFirst(factory)
+  // 2025-era requests go to the JSON-first legacy path; everything else (2026-07-28 traffic, and every request the
+  // SDK must refuse: bad content type, oversized or unreadable body, bad headers) to the SDK's handler.
+  const mcp = toNodeHandler({
+    async fetch(request) {
+      const json = request.method === 'POST' && isJsonContentType(request.headers.get('content-type'))
+      if (!json || !(await isLegacyRequest(request, undefined, {maxRequestBodySize: MAX_BODY_BYTES}))) return handler.fetch(request)
+      const text = await request.clone().text()
+      let body: unknown
+      try {
+        body = JSON.parse(text)
+      } catch {
+        body = undefined
+      }
+
+      return legacy(request, body)
+    },
+  })
+  const hosts = allowedHostnames(options.host, options.allowedHosts)
+  const origins = [...localhostAllowedOrigins(), ...options.allowedOrigins]
+  const realm = `${plan.info.name} mcp`
+  const health = {
+    bin: plan.call.config.bin,
+    name: plan.call.config.name,
+    protocolRevisions: PROTOCOL_REVISIONS,
+    status: 'ok',
+    tools: plan.registry.tools.length + plan.builtins.length,
+    version: plan.info.version,
+  }
+  let inFlight = 0
+  let drained: (() => void) | undefined
+
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const path = (req.url ?? '/').split('?')[0]
+    const guarded = firstRefusal(checkHost(req.headers.host, hosts), checkOrigin(req.headers.origin, origins))
+    if (guarded) return refuse(res, guarded)
+
+    if (path === HEALTH) {
+      if (req.method !== 'GET' && req.method !== 'HEAD') return sendJson(res, 405, {error: 'Method not allowed'}, {Allow: 'GET'})
+      return sendJson(res, 200, health)
+    }
+
+    if (path !== ENDPOINT) return sendJson(res, 404, {error: `Not found. The MCP endpoint is POST ${ENDPOINT}.`})
+    const unauthorized = firstRefusal(checkBearer(req.headers.authorization, options.token, realm))
+    if (unauthorized) return refuse(res, unauthorized)
+    if (req.method !== 'POST') {
+      return sendJson(
+        res,
+        405,
+        {error: {code: -32_000, message: `Method not allowed: this endpoint is stateless and takes POST only.`}, id: null, jsonrpc: '2.0'},
+        {Allow: 'POST'},
+      )
+    }
+
+    // Proxies must pass an event stream through as it is written, not buffer it.
+    res.setHeader('X-Accel-Buffering', 'no')
+    inFlight++
+    res.once('close', () => {
+      inFlight--
+      if (inFlight === 0) drained?.()
+    })
+    mcp(req, res).catch((error: unknown) => {
+      if (!res.headersSent) sendJson(res, 500, {error: {code: -32_603, message: 'Internal error'}, id: null, jsonrpc: '2.0'})
+      else res.end()
+      process.stderr.write(`[mcp] request failed: ${error instanceof Error ? error.message : String(error)}\n`)
+    })
+  })
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(options.port, options.host, () => {
+      server.off('error', reject)
+      resolve()
+    })
+  })
+  const {port} = server.address() as AddressInfo
+  const base = `http://${urlHost(options.host)}:${port}`
+
+  return {
+    async close(graceMs) {
+      server.close()
+      server.closeIdleConnections()
+      if (inFlight > 0) {
+        await new Promise<void>((resolve) => {
+          drained = resolve
+          setTimeout(resolve, graceMs).unref()
+        })
+      }
+
+      killRunningCommands()
+      await handler.close()
+      server.closeAllConnections()
+    },
+    healthUrl: `${base}${HEALTH}`,
+    port,
+    url: `${base}${ENDPOINT}`,
+  }
+}

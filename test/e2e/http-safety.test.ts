@@ -1,0 +1,115 @@
+import {afterAll, beforeAll, describe, expect, it} from '@jest/globals'
+import {execFileSync} from 'node:child_process'
+import {mkdirSync, writeFileSync} from 'node:fs'
+import {join} from 'node:path'
+
+import {post, rawPost, refusedServe, type Served, serveTaskbox} from '../helpers/serve.js'
+import {scratch, taskboxEnv} from '../helpers/taskbox.js'
+
+const TOKEN = 's3cret-token-for-tests'
+
+function processesMatching(marker: string): string[] {
+  return execFileSync('ps', ['-eo', 'pid,args'], {encoding: 'utf8'})
+    .split('\n')
+    .filter((line) => line.includes(marker) && !line.includes('ps -eo'))
+}
+
+function call(id: number, name: string, args: Record<string, unknown>) {
+  return {id, jsonrpc: '2.0', method: 'tools/call', params: {arguments: args, name}}
+}
+
+describe('mcp serve: safe by default', () => {
+  const space = scratch()
+  const project = join(space.dir, 'project')
+  const servers: Served[] = []
+  const env = (name: string, extra: Record<string, string> = {}) => ({...taskboxEnv(join(space.dir, name)), ...extra})
+  const start = async (args: string[], extraEnv: Record<string, string> = {}) => {
+    const server = await serveTaskbox({args, cwd: space.dir, env: env(`home-${servers.length}`, extraEnv)})
+    servers.push(server)
+    return server
+  }
+
+  beforeAll(() => {
+    mkdirSync(project)
+    writeFileSync(join(project, '.taskbox.json'), JSON.stringify({name: 'p', nextId: 1, tasks: []}))
+  })
+
+  afterAll(async () => {
+    for (const server of servers) await server.stop()
+    space.cleanup()
+  })
+
+  it.each([['0.0.0.0'], ['::'], ['192.168.1.10']])('refuses to listen on %s without --allow-remote', async (host) => {
+    const {code, stderr} = await refusedServe(['--host', host, '--port', '0'], env('home-refuse'), space.dir)
+    expect(code).toBe(1)
+    expect(stderr).toContain(`Refusing to listen on ${host}`)
+    expect(stderr).toContain('no authentication')
+  })
+
+  it('refuses --allow-remote without a token', async () => {
+    const {code, stderr} = await refusedServe(['--host', '0.0.0.0', '--port', '0', '--allow-remote'], env('home-notoken'), space.dir)
+    expect(code).toBe(1)
+    expect(stderr).toContain('needs a bearer token')
+  })
+
+  it('with --allow-remote and a token from the environment, requires and checks the token, and never logs it', async () => {
+    const server = await start(['--host', '0.0.0.0', '--allow-remote'], {TASKBOX_MCP_TOKEN: TOKEN})
+    const url = server.url.replace('0.0.0.0', '127.0.0.1')
+    const list = {id: 1, jsonrpc: '2.0', method: 'tools/list'}
+
+    const missing = await post(url, list)
+    expect(missing.status).toBe(401)
+    expect(missing.headers.get('www-authenticate')).toMatch(/^Bearer realm=/)
+    const wrong = await post(url, list, {headers: {Authorization: 'Bearer nope'}})
+    expect(wrong.status).toBe(401)
+    expect(wrong.headers.get('www-authenticate')).toContain('invalid_token')
+    const right = await post(url, list, {headers: {Authorization: `Bearer ${TOKEN}`}})
+    expect(right.status).toBe(200)
+
+    const health = await fetch(`${server.base.replace('0.0.0.0', '127.0.0.1')}/healthz`)
+    expect(health.status).toBe(200)
+    expect(server.stderr()).not.toContain(TOKEN)
+  })
+
+  it('widens Host and Origin only as told', async () => {
+    const server = await start(['--allowed-origin', 'app.example', '--allowed-host', 'devbox.local'])
+    const body = JSON.stringify({id: 1, jsonrpc: '2.0', method: 'tools/list'})
+    expect((await rawPost(server.url, body, {Origin: 'https://app.example'})).status).toBe(200)
+    expect((await rawPost(server.url, body, {Host: 'devbox.local:5757'})).status).toBe(200)
+    expect((await rawPost(server.url, body, {Origin: 'https://other.example'})).status).toBe(403)
+    expect((await rawPost(server.url, body, {Host: 'other.local'})).status).toBe(403)
+  })
+
+  it('answers "busy" at once when every slot and the queue are taken', async () => {
+    const server = await start(['--max-concurrency', '1', '--max-queue', '0'])
+    const slow = post(server.url, call(1, 'report_weekly', {cwd: project, delay: 4}))
+    await new Promise((resolve) => setTimeout(resolve, 1500))
+    const busy = await post(server.url, call(2, 'status', {cwd: project}))
+    expect(busy.json.result.isError).toBe(true)
+    expect(busy.json.result.content[0].text).toContain('Busy')
+    expect((await slow).json.result.isError).toBeFalsy()
+    const after = await post(server.url, call(3, 'status', {cwd: project}))
+    expect(after.json.result.isError).toBeFalsy()
+  })
+
+  it('on SIGTERM lets a call in flight finish, then exits 0', async () => {
+    const server = await start([])
+    const inFlight = post(server.url, call(1, 'report_weekly', {cwd: project, delay: 2}))
+    await new Promise((resolve) => setTimeout(resolve, 1000))
+    server.child.kill('SIGTERM')
+    const reply = await inFlight
+    expect(reply.json.result.isError).toBeFalsy()
+    expect(await server.exited).toBe(0)
+  })
+
+  it('after the grace period kills what is still running, and exits 0', async () => {
+    const server = await start(['--grace', '1'])
+    const inFlight = post(server.url, call(1, 'report_weekly', {cwd: project, delay: 367})).catch((error: Error) => error)
+    await new Promise((resolve) => setTimeout(resolve, 2500))
+    expect(processesMatching('--delay=367').length).toBeGreaterThan(0)
+    server.child.kill('SIGTERM')
+    expect(await server.exited).toBe(0)
+    await inFlight
+    expect(processesMatching('--delay=367')).toEqual([])
+  })
+})
