@@ -4,12 +4,14 @@ import {
   type AuthorConfig,
   ConfigError,
   DEFAULT_MAX_OUTPUT_BYTES,
+  DEFAULT_MAX_QUEUE,
   DEFAULT_TIMEOUT_SECONDS,
   idPattern,
   parseAuthorConfig,
   parseCommandSettings,
   resolveSettings,
 } from '../src/config.js'
+import {availableParallelism} from 'node:os'
 
 function errorOf(fn: () => unknown): ConfigError {
   try {
@@ -118,7 +120,18 @@ describe('resolveSettings', () => {
     ['one flag, one author value', author, {timeout: 2}, 2000, 4096],
   ])('%s', (_, config, flags, timeoutMs, maxOutputBytes) => {
     const settings = resolveSettings(config, flags)
-    expect(settings).toEqual({author: config, defaultCwd: flags.cwd, maxOutputBytes, timeoutMs})
+    expect(settings).toEqual({
+      author: config,
+      defaultCwd: flags.cwd,
+      maxConcurrency: availableParallelism(),
+      maxOutputBytes,
+      maxQueue: DEFAULT_MAX_QUEUE,
+      timeoutMs,
+    })
+  })
+
+  it('takes concurrency and queue limits from the flags', () => {
+    expect(resolveSettings({}, {'max-concurrency': 3, 'max-queue': 0})).toMatchObject({maxConcurrency: 3, maxQueue: 0})
   })
 
   it('passes the cwd flag through', () => {

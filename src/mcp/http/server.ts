@@ -114,6 +114,14 @@ export async function serveOnHttp(plan: ServerPlan, options: HttpOptions): Promi
       )
     }
 
+    if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) {
+      // Refuse by the declared length, but read the body to its end first: closing on a client that is still
+      // sending would cost it the answer (EPIPE). Chunked bodies are counted and refused by the SDK.
+      req.resume()
+      const message = `Payload Too Large: the request body must not exceed ${MAX_BODY_BYTES} bytes.`
+      return sendJson(res, 413, {error: {code: -32_000, message}, id: null, jsonrpc: '2.0'})
+    }
+
     // Proxies must pass an event stream through as it is written, not buffer it.
     res.setHeader('X-Accel-Buffering', 'no')
     inFlight++
