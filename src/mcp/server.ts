@@ -80,7 +80,7 @@ function registerBuiltin(server: McpServer, tool: BuiltinTool): void {
 /** The one server factory both transports use: a fresh McpServer with every tool registered; cheap and I/O-free. */
 export function createServerFactory(plan: ServerPlan): () => McpServer {
   return () => {
-    const server = new McpServer(plan.info, {capabilities: {tools: {listChanged: false}}, instructions: plan.instructions})
+    const server = new McpServer(plan.info, {capabilities: {logging: {}, tools: {listChanged: false}}, instructions: plan.instructions})
     for (const tool of plan.builtins) registerBuiltin(server, tool)
     for (const tool of plan.registry.tools) registerCommandTool(server, tool, plan.call)
     return server
