@@ -20,20 +20,33 @@ export const commandSettingsSchema = z.strictObject({
   timeout: z.number().positive().max(86_400).optional().describe('seconds'),
 })
 
+/** A named selection of commands for the typed band (`--profile NAME`). */
+export const profileSchema = z.strictObject({
+  description: z.string().optional(),
+  /** Command ids or topics to remove from the server entirely (not even reachable through run_command). */
+  exclude: z.array(z.string().min(1)).optional(),
+  /** Command ids or topics (globs) that make up the typed band. */
+  include: z.array(z.string().min(1)).min(1),
+  readOnly: z.boolean().optional(),
+})
+
 /** The `oclif.mcp` section of the host CLI's package.json. */
 export const authorConfigSchema = z.strictObject({
   commands: z.record(z.string().min(1), commandSettingsSchema).optional(),
+  defaultProfile: z.string().min(1).optional(),
   docs: z.array(z.string().min(1)).optional(),
   env: envSchema.optional(),
   instructions: z.string().optional(),
   maxOutputBytes: z.number().int().min(1024).optional(),
   omitFlags: z.array(z.string().min(1)).optional(),
+  profiles: z.record(z.string().regex(/^[\w.-]+$/, 'a profile name (letters, digits, _ . -)'), profileSchema).optional(),
   timeout: z.number().positive().max(86_400).optional(),
   title: z.string().optional(),
 })
 
 export type CommandSettings = z.infer<typeof commandSettingsSchema>
 export type AuthorConfig = z.infer<typeof authorConfigSchema>
+export type Profile = z.infer<typeof profileSchema>
 export type ToolAnnotationSettings = z.infer<typeof annotationsSchema>
 
 export class ConfigError extends Error {
@@ -52,6 +65,11 @@ function describeIssues(where: string, error: z.ZodError): string {
 export function parseAuthorConfig(raw: unknown, where = 'package.json oclif.mcp'): AuthorConfig {
   const result = authorConfigSchema.safeParse(raw ?? {})
   if (!result.success) throw new ConfigError(describeIssues(where, result.error))
+  const {defaultProfile, profiles} = result.data
+  if (defaultProfile && !profiles?.[defaultProfile]) {
+    throw new ConfigError(`Invalid MCP settings in ${where}.defaultProfile: no profile named "${defaultProfile}" in ${where}.profiles`)
+  }
+
   return result.data
 }
 
@@ -60,6 +78,16 @@ export function parseCommandSettings(raw: unknown, commandId: string): CommandSe
   const result = commandSettingsSchema.safeParse(raw ?? {})
   if (!result.success) throw new ConfigError(describeIssues(`the static mcp property of "${commandId}"`, result.error))
   return result.data
+}
+
+/** What the user asked the server to expose (see src/tools/projection.ts). */
+export interface ProjectionOptions {
+  exclude: string[]
+  maxBytes: number
+  maxTools: number
+  profile?: string
+  readOnly: boolean
+  tools?: string[]
 }
 
 /** What the server was started with: the author's config plus the user's flags. */
@@ -72,20 +100,29 @@ export interface Settings {
   maxOutputBytes: number
   /** Calls that may wait for a free slot before further calls are refused as busy. */
   maxQueue: number
+  projection: ProjectionOptions
   timeoutMs: number
 }
 
 export const DEFAULT_TIMEOUT_SECONDS = 60
 export const DEFAULT_MAX_OUTPUT_BYTES = 1024 * 1024
 export const DEFAULT_MAX_QUEUE = 32
+export const DEFAULT_MAX_TOOLS = 40
+export const DEFAULT_MAX_BYTES = 32 * 1024
 
 /** The flags every server command shares (see src/flags.ts). */
 export interface ServerFlags {
   cwd?: string
+  exclude?: string[]
+  'max-bytes'?: number
   'max-concurrency'?: number
   'max-output'?: number
   'max-queue'?: number
+  'max-tools'?: number
+  profile?: string
+  'read-only'?: boolean
   timeout?: number
+  tools?: string[]
 }
 
 export function resolveSettings(author: AuthorConfig, flags: ServerFlags): Settings {
@@ -95,6 +132,14 @@ export function resolveSettings(author: AuthorConfig, flags: ServerFlags): Setti
     maxConcurrency: flags['max-concurrency'] ?? availableParallelism(),
     maxOutputBytes: flags['max-output'] ?? author.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
     maxQueue: flags['max-queue'] ?? DEFAULT_MAX_QUEUE,
+    projection: {
+      exclude: flags.exclude ?? [],
+      maxBytes: flags['max-bytes'] ?? DEFAULT_MAX_BYTES,
+      maxTools: flags['max-tools'] ?? DEFAULT_MAX_TOOLS,
+      profile: flags.profile,
+      readOnly: flags['read-only'] ?? false,
+      tools: flags.tools,
+    },
     timeoutMs: 1000 * (flags.timeout ?? author.timeout ?? DEFAULT_TIMEOUT_SECONDS),
   }
 }

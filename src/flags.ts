@@ -8,3 +8,13 @@ export const serverFlags = {
   'max-queue': Flags.integer({description: 'Calls that may wait for a free slot; past that a call is answered "busy" (default 32).', min: 0}),
   timeout: Flags.integer({description: 'Seconds a command may run before it and its children are killed (default 60).', min: 1}),
 }
+
+/** Flags that decide what the server exposes (the projection); shared by every server command. */
+export const projectionFlags = {
+  exclude: Flags.string({description: 'Command ids, topics or globs to leave out entirely; repeat for several.', multiple: true}),
+  'max-bytes': Flags.integer({description: 'Byte budget of the typed tools in tools/list (default 32768).', min: 1024}),
+  'max-tools': Flags.integer({description: 'At most this many command tools in tools/list (default 40); the rest stay reachable through run_command.', min: 0}),
+  profile: Flags.string({description: "A profile from the CLI's package.json (oclif.mcp.profiles): which commands are listed as tools."}),
+  'read-only': Flags.boolean({description: 'Expose read-only commands only; nothing that changes state is reachable by any path.'}),
+  tools: Flags.string({description: 'Command ids, topics or globs to list as tools (instead of a profile); repeat for several.', multiple: true}),
+}

@@ -126,6 +126,7 @@ describe('resolveSettings', () => {
       maxConcurrency: availableParallelism(),
       maxOutputBytes,
       maxQueue: DEFAULT_MAX_QUEUE,
+      projection: {exclude: [], maxBytes: 32 * 1024, maxTools: 40, profile: undefined, readOnly: false, tools: undefined},
       timeoutMs,
     })
   })

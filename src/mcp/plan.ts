@@ -4,40 +4,61 @@ import {resolve} from 'node:path'
 
 import {SUPPORTED_PROTOCOL_VERSIONS} from '@modelcontextprotocol/server'
 
-import type {ServerPlan} from './server.js'
+import type {ListedTool, ServerPlan} from './server.js'
 
 import {parseAuthorConfig, resolveSettings, type ServerFlags, type Settings} from '../config.js'
 import {commandBuiltins} from '../tools/builtins/commands.js'
 import {docsBuiltins} from '../tools/builtins/docs.js'
 import {callEnvironment} from '../tools/call.js'
-import {buildRegistry, type Registry} from '../tools/registry.js'
+import {capabilitiesBuiltin} from '../tools/builtins/capabilities.js'
+import {gatewayBuiltins} from '../tools/builtins/gateway.js'
+import {project, type Projection} from '../tools/projection.js'
+import {buildRegistry} from '../tools/registry.js'
 import {DefaultWorkdir} from '../tools/workdir.js'
 
 /** The revisions the SDK serves: the 2026-07-28 (modern) era next to the 2025 (legacy) ones it lists. */
 export const PROTOCOL_REVISIONS: readonly string[] = ['2026-07-28', ...SUPPORTED_PROTOCOL_VERSIONS]
 
-function instructionsFor(config: Config, settings: Settings, registry: Registry): string {
-  const readOnly = registry.tools.filter((t) => t.hints.readOnlyHint).length
+function instructionsFor(config: Config, settings: Settings, projection: Projection): string {
+  const commands = [...projection.executable.values()]
+  const readOnly = commands.filter((t) => t.hints.readOnlyHint).length
   const where = settings.defaultCwd ? `in ${settings.defaultCwd}` : 'in an empty private directory'
+  const unlisted = projection.gateway.length
   const generated = [
     `These tools run commands of the ${config.bin} CLI (${config.name} ${config.version}); each call starts the command in a fresh process.`,
     `Pass "cwd" (an absolute directory path) to choose where a command runs; without it, commands run ${where}. Every result says which directory was used.`,
-    `${readOnly} of ${registry.tools.length} command tools are read-only (readOnlyHint); the others may change files or remote state, and those marked destructiveHint may delete things.`,
+    projection.readOnly
+      ? `Read-only mode: only the ${commands.length} read-only commands can run.`
+      : `${readOnly} of ${commands.length} commands are read-only (readOnlyHint); the others may change files or remote state, and those marked destructiveHint may delete things.`,
+    unlisted > 0
+      ? `${projection.band.length} commands are listed as tools; ${unlisted} more are reachable: find them with find_commands, get their definitionHash with describe_command, run them with run_command.`
+      : `All ${commands.length} commands are listed as tools.`,
     `Calls time out after ${Math.round(settings.timeoutMs / 1000)} s and output is capped at ${Math.round(settings.maxOutputBytes / 1024)} KiB per stream.`,
-    'Use list_commands and describe_command to explore, search_docs and read_doc for documentation, cli_info for versions.',
+    'Use find_commands, list_commands and describe_command to explore, search_docs and read_doc for documentation, cli_info for versions, describe_capabilities for what this server exposes.',
   ].join(' ')
   return settings.author.instructions ? `${settings.author.instructions.trim()}\n\n${generated}` : generated
 }
 
-/** Builds what every server instance of this process shares: registry, built-ins, where and how commands run. */
+/** Builds what every server instance of this process shares: registry, projection, tools, where commands run. */
 export function buildServerPlan(config: Config, settings: Settings): {plan: ServerPlan; workdir: DefaultWorkdir} {
   const registry = buildRegistry(config, settings)
+  const projection = project(registry, settings)
   const workdir = new DefaultWorkdir(settings.defaultCwd, config.bin)
+  const call = callEnvironment(config, settings, workdir)
+  const listed: ListedTool[] = []
+  const builtins = [
+    capabilitiesBuiltin(projection, () => listed.map((entry) => entry.tool.name)),
+    ...commandBuiltins(config, projection, PROTOCOL_REVISIONS),
+    ...gatewayBuiltins(config, projection, call),
+    ...docsBuiltins(config, settings.author.docs ?? []),
+  ]
+  listed.push(...builtins.map((tool) => ({kind: 'builtin' as const, tool})), ...projection.band.map((tool) => ({kind: 'command' as const, tool})))
   const plan: ServerPlan = {
-    builtins: [...commandBuiltins(config, registry, PROTOCOL_REVISIONS), ...docsBuiltins(config, settings.author.docs ?? [])],
-    call: callEnvironment(config, settings, workdir),
+    call,
     info: {name: config.bin, version: config.version, ...(settings.author.title ? {title: settings.author.title} : {})},
-    instructions: instructionsFor(config, settings, registry),
+    instructions: instructionsFor(config, settings, projection),
+    listed,
+    projection,
     registry,
   }
   return {plan, workdir}

@@ -2,39 +2,35 @@ import {McpServer, type StandardSchemaWithJSON} from '@modelcontextprotocol/serv
 import * as z from 'zod'
 
 import type {BuiltinTool} from '../tools/builtins/tool.js'
+import type {Projection} from '../tools/projection.js'
 import type {CommandTool, Registry} from '../tools/registry.js'
 
 import {BUILTIN_HINTS} from '../tools/builtins/tool.js'
 import {callCommandTool, type CallEnvironment, errorResult} from '../tools/call.js'
 import {toJsonSchema} from '../tools/schema.js'
 
+/** One entry of tools/list, in order. */
+export type ListedTool = {kind: 'builtin'; tool: BuiltinTool} | {kind: 'command'; tool: CommandTool}
+
 /** Everything the factory reads; built once per process, shared by every server instance and transport. */
 export interface ServerPlan {
-  builtins: readonly BuiltinTool[]
   call: CallEnvironment
   info: {name: string; title?: string; version: string}
   instructions: string
+  /** Exactly what the factory registers, in order (describe_capabilities reports these names). */
+  listed: readonly ListedTool[]
+  projection: Projection
   registry: Registry
 }
 
 type ToolSchema = StandardSchemaWithJSON<Record<string, unknown>>
 
 /**
- * The zod schema wrapped so its JSON Schema is converted once per process, not once per server instance (HTTP
- * builds an instance per request). Validation is still zod's.
+ * The zod schema wrapped so its JSON Schema is converted once per process (toJsonSchema memoizes), not once per
+ * server instance (HTTP builds an instance per request). Validation is still zod's.
  */
 function frozenSchema(schema: z.ZodObject): ToolSchema {
-  const cache = new Map<string, Record<string, unknown>>()
-  const json = ({target}: {target: string}) => {
-    let value = cache.get(target)
-    if (!value) {
-      value = toJsonSchema(schema, target === 'draft-07' ? 'draft-07' : 'draft-2020-12')
-      cache.set(target, value)
-    }
-
-    return value
-  }
-
+  const json = ({target}: {target: string}) => toJsonSchema(schema, target === 'draft-07' ? 'draft-07' : 'draft-2020-12')
   return {'~standard': {...schema['~standard'], jsonSchema: {input: json, output: json}}} as unknown as ToolSchema
 }
 
@@ -56,15 +52,9 @@ async function guarded(name: string, run: () => Promise<ReturnType<typeof errorR
 }
 
 function registerCommandTool(server: McpServer, tool: CommandTool, call: CallEnvironment): void {
-  const {title, ...hints} = tool.hints
   server.registerTool(
     tool.name,
-    {
-      annotations: {...hints, title: title ?? `${call.config.bin} ${tool.displayId}`},
-      description: tool.description,
-      inputSchema: schemaFor(tool.input.schema),
-      title: title ?? `${call.config.bin} ${tool.displayId}`,
-    },
+    {annotations: tool.annotations, description: tool.description, inputSchema: schemaFor(tool.input.schema), title: tool.title},
     (input, ctx) => guarded(tool.name, () => callCommandTool(tool, input as Record<string, unknown>, call, ctx.mcpReq.signal)),
   )
 }
@@ -73,7 +63,7 @@ function registerBuiltin(server: McpServer, tool: BuiltinTool): void {
   server.registerTool(
     tool.name,
     {annotations: {...BUILTIN_HINTS, title: tool.title}, description: tool.description, inputSchema: schemaFor(tool.schema), title: tool.title},
-    (input) => guarded(tool.name, () => tool.handler(input as Record<string, unknown>)),
+    (input, ctx) => guarded(tool.name, () => tool.handler(input as Record<string, unknown>, ctx.mcpReq.signal)),
   )
 }
 
@@ -81,8 +71,11 @@ function registerBuiltin(server: McpServer, tool: BuiltinTool): void {
 export function createServerFactory(plan: ServerPlan): () => McpServer {
   return () => {
     const server = new McpServer(plan.info, {capabilities: {logging: {}, tools: {listChanged: false}}, instructions: plan.instructions})
-    for (const tool of plan.builtins) registerBuiltin(server, tool)
-    for (const tool of plan.registry.tools) registerCommandTool(server, tool, plan.call)
+    for (const entry of plan.listed) {
+      if (entry.kind === 'builtin') registerBuiltin(server, entry.tool)
+      else registerCommandTool(server, entry.tool, plan.call)
+    }
+
     return server
   }
 }

@@ -1,5 +1,7 @@
 import type {Config} from '@oclif/core'
 
+import {join} from 'node:path'
+
 import type {Settings} from '../config.js'
 import type {CommandTool} from './registry.js'
 
@@ -9,19 +11,28 @@ import {childEnv, hostBinScript} from './child-env.js'
 import {type ToolResult, toToolResult} from './result.js'
 import {runCommand} from './runner.js'
 import {checkWorkdir, type DefaultWorkdir} from './workdir.js'
+import {type Execution, IdempotencyStore} from './idempotency.js'
 
 /** What running a command tool needs besides its input; built once per server process. */
 export interface CallEnvironment {
   binScript: string
   config: Config
+  idempotency: IdempotencyStore
   limiter: CommandLimiter
   settings: Settings
   workdir: DefaultWorkdir
 }
 
 export function callEnvironment(config: Config, settings: Settings, workdir: DefaultWorkdir): CallEnvironment {
-  const limiter = new CommandLimiter(settings.maxConcurrency, settings.maxQueue)
-  return {binScript: hostBinScript(config), config, limiter, settings, workdir}
+  return {
+    binScript: hostBinScript(config),
+    config,
+    // In the CLI's cache dir, so a retry after a server restart still finds the first run's result.
+    idempotency: new IdempotencyStore({dir: join(config.cacheDir, 'mcp-idempotency')}),
+    limiter: new CommandLimiter(settings.maxConcurrency, settings.maxQueue),
+    settings,
+    workdir,
+  }
 }
 
 export function errorResult(message: string): ToolResult {
@@ -32,34 +43,58 @@ function quote(arg: string): string {
   return /^[\w./:=@%+-]+$/.test(arg) ? arg : JSON.stringify(arg)
 }
 
-/** Runs one command tool in a child process and maps the outcome to a tool result. Never throws for a bad call. */
+/**
+ * Runs one command tool and maps the outcome to a tool result; never throws for a bad call. With an
+ * `idempotencyKey`, a retry with the same key and arguments gets the first run's recorded result instead.
+ */
 export async function callCommandTool(
   tool: CommandTool,
   input: Record<string, unknown>,
   env: CallEnvironment,
   signal?: AbortSignal,
 ): Promise<ToolResult> {
+  const {idempotencyKey: key, ...args} = input
+  if (typeof key !== 'string') return (await executeCommand(tool, args, env, signal)).result
+  const outcome = await env.idempotency.run(tool.id, key, args, () => executeCommand(tool, args, env, signal))
+  switch (outcome.status) {
+    case 'refused': {
+      return {...errorResult(`${outcome.message} Nothing was run.`), structuredContent: {code: `IDEMPOTENCY_${outcome.reason.toUpperCase().replace('-', '_')}`}}
+    }
+
+    case 'replayed': {
+      const note = `Replayed: this is the result recorded at ${outcome.recordedAt} for idempotencyKey "${key}"; the command did not run again.`
+      return {...outcome.result, content: [...outcome.result.content, {text: note, type: 'text'}], _meta: {[META_KEY]: {recordedAt: outcome.recordedAt, replayed: true}}}
+    }
+
+    default: {
+      if (!outcome.storageError) return outcome.result
+      const warning = `The command ran, but its result could not be recorded for idempotencyKey "${key}": ${outcome.storageError}`
+      return {...outcome.result, content: [...outcome.result.content, {text: warning, type: 'text'}], _meta: {[META_KEY]: {storageError: outcome.storageError}}}
+    }
+  }
+}
+
+const META_KEY = 'oclif-plugin-mcp/idempotency'
+
+/** One command in a child process. `ran` is false when nothing was started (bad input, busy), so a retry may run. */
+async function executeCommand(tool: CommandTool, input: Record<string, unknown>, env: CallEnvironment, signal?: AbortSignal): Promise<Execution> {
+  const notRun = (message: string): Execution => ({ran: false, result: errorResult(`${message} Nothing was run.`)})
   const requested = typeof input.cwd === 'string' ? input.cwd : undefined
   const workdir = requested === undefined ? {dir: await env.workdir.get(), ok: true as const} : await checkWorkdir(requested)
-  if (!workdir.ok) return errorResult(`${workdir.message} Nothing was run.`)
+  if (!workdir.ok) return notRun(workdir.message)
 
   let argv: string[]
   try {
     argv = buildArgv(tool.input.params, input, tool.json)
   } catch (error) {
-    if (error instanceof ArgvError) return errorResult(`${error.message} Nothing was run.`)
+    if (error instanceof ArgvError) return notRun(error.message)
     throw error
   }
 
   const slot = env.limiter.acquire(signal)
-  if (!slot) {
-    return errorResult(
-      `Busy: ${env.limiter.maxRunning} commands are running and ${env.limiter.maxQueued} are waiting. Nothing was run; try again shortly.`,
-    )
-  }
-
+  if (!slot) return notRun(`Busy: ${env.limiter.maxRunning} commands are running and ${env.limiter.maxQueued} are waiting; try again shortly.`)
   const release = await slot.catch(() => undefined)
-  if (!release) return errorResult('Cancelled while waiting for a free slot. Nothing was run.')
+  if (!release) return notRun('Cancelled while waiting for a free slot.')
   let outcome
   try {
     outcome = await runCommand({
@@ -76,5 +111,6 @@ export async function callCommandTool(
   }
 
   const commandLine = [env.config.bin, tool.displayId, ...argv].map((a, i) => (i < 2 ? a : quote(a))).join(' ')
-  return toToolResult(outcome, {argv, commandLine, cwd: workdir.dir, id: tool.id, json: tool.json}, tool.timeoutMs)
+  const result = toToolResult(outcome, {argv, commandLine, cwd: workdir.dir, id: tool.id, json: tool.json}, tool.timeoutMs)
+  return {ran: !outcome.spawnError, result}
 }

@@ -1,17 +1,31 @@
 import {type Command, type Config, toStandardizedId} from '@oclif/core'
+import {createHash} from 'node:crypto'
 import * as z from 'zod'
 
-import {type CommandSettings, idPattern, parseCommandSettings, type Settings} from '../config.js'
+import {type CommandSettings, ConfigError, idPattern, parseCommandSettings, type Settings} from '../config.js'
 import {type Hints, type HintSource, resolveHints} from './annotations.js'
+import {canonicalJson} from './canonical-json.js'
 import {commandSummary, displayId, toolDescription} from './describe.js'
 import {assignToolNames} from './naming.js'
-import {buildToolInput, flagSignature, isExposedFlag, type SchemaOptions, type ToolInput} from './schema.js'
+import {buildToolInput, flagSignature, isExposedFlag, SchemaError, type SchemaOptions, toJsonSchema, type ToolInput} from './schema.js'
 
 /** This package's name as oclif records it on the commands it contributes. */
 export const PLUGIN_NAME = 'oclif-plugin-mcp'
-export const BUILTIN_TOOL_NAMES = ['cli_info', 'list_commands', 'describe_command', 'search_docs', 'read_doc'] as const
+/** Names the server's own tools take; a command whose name would clash gets a hashed suffix instead. */
+export const BUILTIN_TOOL_NAMES = [
+  'cli_info',
+  'list_commands',
+  'describe_command',
+  'search_docs',
+  'read_doc',
+  'describe_capabilities',
+  'find_commands',
+  'run_command',
+] as const
 
 export interface CommandTool {
+  /** What a client sees in tools/list: the hints plus the title. */
+  annotations: Omit<Hints, 'title'> & {title: string}
   command: Command.Cached
   description: string
   displayId: string
@@ -25,14 +39,18 @@ export interface CommandTool {
   name: string
   summary: string
   timeoutMs: number
+  title: string
   topic: string
 }
+
+/** Why a command is not a tool at all. */
+export type SkipKind = 'author' | 'hidden' | 'jit' | 'no-schema' | 'own'
 
 export interface Registry {
   byId: ReadonlyMap<string, CommandTool>
   byName: ReadonlyMap<string, CommandTool>
   /** Commands left out on purpose, with the reason. */
-  skipped: {id: string; reason: string}[]
+  skipped: {id: string; kind: SkipKind; reason: string}[]
   tools: readonly CommandTool[]
 }
 
@@ -44,11 +62,11 @@ function isAliasEntry(command: Command.Cached, config: Config): boolean {
   return (command.aliases ?? []).some((alias) => toStandardizedId(alias, config) === command.id)
 }
 
-function skipReason(command: Command.Cached, settings: CommandSettings): string | undefined {
-  if (command.pluginName === PLUGIN_NAME) return 'the MCP server itself'
-  if (command.pluginType === 'jit') return 'just-in-time plugin stub (running it would install a plugin)'
-  if (command.hidden) return 'hidden'
-  if (settings.exclude) return 'excluded by the CLI author'
+function skipReason(command: Command.Cached, settings: CommandSettings): {kind: SkipKind; reason: string} | undefined {
+  if (command.pluginName === PLUGIN_NAME) return {kind: 'own', reason: 'the MCP server itself'}
+  if (command.pluginType === 'jit') return {kind: 'jit', reason: 'just-in-time plugin stub (running it would install a plugin)'}
+  if (command.hidden) return {kind: 'hidden', reason: 'hidden'}
+  if (settings.exclude) return {kind: 'author', reason: 'excluded by the CLI author'}
   return undefined
 }
 
@@ -75,12 +93,18 @@ function settingsLayers(command: Command.Cached, settings: Settings): CommandSet
   return ownProperty === undefined ? patterns : [...patterns, parseCommandSettings(ownProperty, command.id)]
 }
 
-function cwdSchema(settings: Settings): z.ZodType {
+/** Properties the server adds to every command tool. */
+function serverShape(settings: Settings): Record<string, z.ZodType> {
   const fallback = settings.defaultCwd ?? 'a private empty directory'
-  return z
-    .string()
-    .describe(`Absolute path of an existing directory to run the command in. Default: ${fallback}.`)
-    .optional()
+  return {
+    cwd: z.string().describe(`Absolute path of an existing directory to run the command in. Default: ${fallback}.`).optional(),
+    idempotencyKey: z
+      .string()
+      .min(1)
+      .max(200)
+      .describe('Optional. A retry with the same key and arguments returns the first run\'s result instead of running again.')
+      .optional(),
+  }
 }
 
 function describeCommandTool(
@@ -97,7 +121,10 @@ function describeCommandTool(
     layers.map((l) => l.annotations),
     topics.has(command.id),
   )
+  const {title: authorTitle, ...flags} = hints
+  const title = authorTitle ?? `${config.bin} ${displayId(command.id, config)}`
   return {
+    annotations: {...flags, title},
     command,
     description: toolDescription(command, config),
     displayId: displayId(command.id, config),
@@ -109,6 +136,7 @@ function describeCommandTool(
     json: Boolean(command.enableJsonFlag),
     summary: commandSummary(command, config),
     timeoutMs: merged.timeout ? merged.timeout * 1000 : settings.timeoutMs,
+    title,
     topic: command.id.includes(':') ? command.id.slice(0, command.id.lastIndexOf(':')) : '',
   }
 }
@@ -118,7 +146,7 @@ function describeCommandTool(
  * Drops alias entries, hidden commands, JIT stubs, this plugin's own commands and what the author excludes.
  */
 export function buildRegistry(config: Config, settings: Settings): Registry {
-  const skipped: {id: string; reason: string}[] = []
+  const skipped: Registry['skipped'] = []
   const chosen: {command: Command.Cached; layers: CommandSettings[]}[] = []
   const seen = new Set<string>()
   for (const command of config.commands) {
@@ -126,8 +154,8 @@ export function buildRegistry(config: Config, settings: Settings): Registry {
     seen.add(command.id)
     const layers = settingsLayers(command, settings)
     const merged = Object.assign({}, ...layers) as CommandSettings
-    const reason = skipReason(command, merged)
-    if (reason) skipped.push({id: command.id, reason})
+    const skip = skipReason(command, merged)
+    if (skip) skipped.push({id: command.id, ...skip})
     else chosen.push({command, layers})
   }
 
@@ -139,7 +167,7 @@ export function buildRegistry(config: Config, settings: Settings): Registry {
       omitFlags,
     ),
     omitFlags,
-    serverShape: {cwd: cwdSchema(settings)},
+    serverShape: serverShape(settings),
   }
   const topics = new Set(chosen.flatMap(({command}) => command.id.split(':').slice(0, -1).map((_, i, parts) => parts.slice(0, i + 1).join(':'))))
   const built: Omit<CommandTool, 'name'>[] = []
@@ -147,8 +175,10 @@ export function buildRegistry(config: Config, settings: Settings): Registry {
     try {
       built.push(describeCommandTool(command, layers, config, settings, schemaOptions, topics))
     } catch (error) {
-      // One command with metadata we cannot read must not take the other tools (or the server) down.
-      skipped.push({id: command.id, reason: `unreadable metadata: ${error instanceof Error ? error.message : String(error)}`})
+      if (error instanceof ConfigError) throw error
+      // One command we cannot describe faithfully must not take the other tools (or the server) down.
+      const reason = error instanceof SchemaError ? error.message : `unreadable metadata: ${error instanceof Error ? error.message : String(error)}`
+      skipped.push({id: command.id, kind: 'no-schema', reason})
     }
   }
 
@@ -165,3 +195,21 @@ export function buildRegistry(config: Config, settings: Settings): Registry {
     tools,
   }
 }
+
+/**
+ * A stable hash of everything that shapes a call to the command: its id, input schema, annotations, whether it
+ * answers in JSON, and its timeout. A client that described a command passes it back to run_command, which refuses
+ * to run arguments shaped for a definition that has since changed.
+ */
+export function definitionHash(tool: CommandTool): string {
+  let hash = hashes.get(tool)
+  if (!hash) {
+    const shape = {annotations: tool.annotations, id: tool.id, input: toJsonSchema(tool.input.schema), json: tool.json, timeoutMs: tool.timeoutMs}
+    hash = `sha256:${createHash('sha256').update(canonicalJson(shape)).digest('hex').slice(0, 32)}`
+    hashes.set(tool, hash)
+  }
+
+  return hash
+}
+
+const hashes = new WeakMap<CommandTool, string>()

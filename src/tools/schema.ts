@@ -27,14 +27,29 @@ const SERVER_OWNED_FLAGS = new Set(['help', 'json', 'version'])
 const INTERACTIVE_FLAGS = new Set(['interactive', 'prompt'])
 const COMMON_DESCRIPTION_LENGTH = 80
 
+/** A command whose inputs have no faithful JSON Schema: it is left out (and reported), never offered vaguely. */
+export class SchemaError extends Error {
+  readonly code = 'NO_SCHEMA_REPRESENTATION'
+}
+
 const SAFE_INTEGER_BOUNDS: Record<string, number> = {maximum: Number.MAX_SAFE_INTEGER, minimum: Number.MIN_SAFE_INTEGER}
 
 /** zod's JSON Schema for a tool input, without the safe-integer bounds zod adds to every integer (noise to a model). */
 export function toJsonSchema(schema: z.ZodType, target: 'draft-07' | 'draft-2020-12' = 'draft-2020-12'): Record<string, unknown> {
-  return JSON.parse(
-    JSON.stringify(z.toJSONSchema(schema, {io: 'input', target}), (key, value) => (SAFE_INTEGER_BOUNDS[key] === value ? undefined : value)),
-  ) as Record<string, unknown>
+  let byTarget = converted.get(schema)
+  if (!byTarget) converted.set(schema, (byTarget = new Map()))
+  let json = byTarget.get(target)
+  if (!json) {
+    const raw = JSON.stringify(z.toJSONSchema(schema, {io: 'input', target}), (key, value) => (SAFE_INTEGER_BOUNDS[key] === value ? undefined : value))
+    json = JSON.parse(raw) as Record<string, unknown>
+    byTarget.set(target, json)
+  }
+
+  return json
 }
+
+/** Converted once per schema and target: the projection measures, the server lists, describe_command shows. */
+const converted = new WeakMap<z.ZodType, Map<string, Record<string, unknown>>>()
 
 export function flagSignature(flag: Command.Flag.Cached): string {
   return `${flag.name}\u0000${flag.type}\u0000${flag.summary ?? flag.description ?? ''}`
@@ -98,7 +113,15 @@ function withMeta(schema: z.ZodType, description: string, defaultValue: unknown,
   return required ? result : result.optional()
 }
 
+function checkRepresentable(name: string, type: unknown, choices: unknown): void {
+  if (type !== 'boolean' && type !== 'option' && type !== 'arg') throw new SchemaError(`flag --${name} has type "${String(type)}", which has no JSON Schema form`)
+  if (choices !== undefined && (!Array.isArray(choices) || choices.length === 0 || choices.some((c) => typeof c !== 'string'))) {
+    throw new SchemaError(`${type === 'arg' ? 'argument' : 'flag --'}${name} has options that are not a list of strings`)
+  }
+}
+
 function flagSchema(flag: Command.Flag.Cached, options: SchemaOptions): z.ZodType {
+  checkRepresentable(flag.name, flag.type, flag.type === 'option' ? flag.options : undefined)
   const common = options.commonFlags.has(flagSignature(flag))
   if (flag.type === 'boolean') return withMeta(z.boolean(), flagDescription(flag, common), flag.default, false)
   const item = valueSchema(flag.options, looksNumeric(flag))
@@ -107,6 +130,7 @@ function flagSchema(flag: Command.Flag.Cached, options: SchemaOptions): z.ZodTyp
 }
 
 function argSchema(arg: Command.Arg.Cached): z.ZodType {
+  checkRepresentable(arg.name, 'arg', arg.options)
   return withMeta(valueSchema(arg.options), (arg.description ?? '').trim(), arg.default, Boolean(arg.required))
 }
 

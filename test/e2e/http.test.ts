@@ -95,7 +95,7 @@ describe('mcp serve: the endpoint, both eras, over real HTTP', () => {
   it('answers malformed JSON with -32700', async () => {
     const response = await fetch(server.url, {body: '{"jsonrpc":', headers: JSON_HEADERS, method: 'POST'})
     expect(response.status).toBe(400)
-    expect((await response.json()).error.code).toBe(-32_700)
+    expect(((await response.json()) as {error: {code: number}}).error.code).toBe(-32_700)
   })
 
   it('refuses a body over 4 MiB with 413 and a wrong content type with 415', async () => {
@@ -135,7 +135,7 @@ describe('mcp serve: the endpoint, both eras, over real HTTP', () => {
     expect(JSON.parse(reply.body)).toMatchObject({error: {code: -32_000}, id: null, jsonrpc: '2.0'})
   })
 
-  it.each([{Host: 'localhost'}, {Origin: 'http://localhost:3000'}, {Host: '127.0.0.1'}])('accepts loopback %j', async (headers) => {
+  it.each<Record<string, string>>([{Host: 'localhost'}, {Origin: 'http://localhost:3000'}, {Host: '127.0.0.1'}])('accepts loopback %j', async (headers) => {
     const reply = await rawPost(server.url, JSON.stringify({id: 7, jsonrpc: '2.0', method: 'tools/list'}), headers)
     expect(reply.status).toBe(200)
   })

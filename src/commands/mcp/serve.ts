@@ -1,7 +1,7 @@
 import {Command, Flags} from '@oclif/core'
 
 import {ConfigError} from '../../config.js'
-import {serverFlags} from '../../flags.js'
+import {projectionFlags, serverFlags} from '../../flags.js'
 import {checkBind} from '../../mcp/http/guards.js'
 import {serveOnHttp} from '../../mcp/http/server.js'
 import {prepareServer, PROTOCOL_REVISIONS} from '../../mcp/plan.js'
@@ -18,6 +18,7 @@ It listens on 127.0.0.1 only, unless --allow-remote is given together with a bea
   ]
   static flags = {
     ...serverFlags,
+    ...projectionFlags,
     'allow-remote': Flags.boolean({description: 'Allow listening on a non-loopback address (needs a token).'}),
     'allowed-host': Flags.string({description: 'Another host name the Host header may carry; repeat for several.', multiple: true}),
     'allowed-origin': Flags.string({description: 'Another browser origin host name to accept; repeat for several.', multiple: true}),

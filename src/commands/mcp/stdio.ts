@@ -1,7 +1,7 @@
 import {Command} from '@oclif/core'
 
 import {ConfigError} from '../../config.js'
-import {serverFlags} from '../../flags.js'
+import {projectionFlags, serverFlags} from '../../flags.js'
 import {prepareServer} from '../../mcp/plan.js'
 import {createServerFactory} from '../../mcp/server.js'
 import {serveOnStdio} from '../../mcp/stdio.js'
@@ -21,7 +21,7 @@ stdout carries protocol messages only: anything else printed by hooks or plugins
       description: 'Talk to it from a script',
     },
   ]
-  static flags = serverFlags
+  static flags = {...serverFlags, ...projectionFlags}
 
   async run(): Promise<void> {
     const protocolOut = claimStdout()

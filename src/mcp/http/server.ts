@@ -86,7 +86,7 @@ export async function serveOnHttp(plan: ServerPlan, options: HttpOptions): Promi
     name: plan.call.config.name,
     protocolRevisions: PROTOCOL_REVISIONS,
     status: 'ok',
-    tools: plan.registry.tools.length + plan.builtins.length,
+    tools: plan.listed.length,
     version: plan.info.version,
   }
   let inFlight = 0

@@ -4,9 +4,12 @@ import {createRequire} from 'node:module'
 import {join} from 'node:path'
 import * as z from 'zod'
 
-import type {CommandTool, Registry} from '../registry.js'
+import type {Projection} from '../projection.js'
+
+import {type CommandTool, definitionHash} from '../registry.js'
 
 import {errorResult} from '../call.js'
+import {findExecutable, unknownCommandMessage} from '../projection.js'
 import {commandExamples, displayId, renderTemplate} from '../describe.js'
 import {toJsonSchema} from '../schema.js'
 import {type BuiltinTool, jsonResult} from './tool.js'
@@ -20,24 +23,8 @@ function hostCoreVersion(config: Config): string | undefined {
   }
 }
 
-function findTool(registry: Registry, name: string): CommandTool | undefined {
-  const id = name.trim().replaceAll(' ', ':')
-  return registry.byId.get(id) ?? registry.byName.get(name.trim())
-}
-
-/** Command ids that share the most words with what was asked for, for "did you mean". */
-function closest(registry: Registry, name: string): string[] {
-  const words = name.toLowerCase().split(/[\s:_-]+/).filter(Boolean)
-  return registry.tools
-    .map((t) => ({id: t.displayId, score: words.filter((w) => t.id.toLowerCase().includes(w)).length}))
-    .filter((c) => c.score > 0)
-    .sort((a, b) => b.score - a.score || a.id.localeCompare(b.id))
-    .slice(0, 5)
-    .map((c) => c.id)
-}
-
 function annotationsOf(tool: CommandTool) {
-  const {title: _title, ...hints} = tool.hints
+  const {title: _title, ...hints} = tool.annotations
   return hints
 }
 
@@ -58,13 +45,15 @@ function flagInfo(flag: Command.Flag.Cached) {
   }
 }
 
-export function commandBuiltins(config: Config, registry: Registry, revisions: readonly string[]): BuiltinTool[] {
+export function commandBuiltins(config: Config, projection: Projection, revisions: readonly string[]): BuiltinTool[] {
+  const commands = [...projection.executable.values()]
+  const inBand = new Set(projection.band)
   const cliInfo: BuiltinTool = {
     description: `Facts about the ${config.bin} CLI this server runs: name, version, Node and @oclif/core versions, installed plugins, and the MCP protocol revisions served.`,
     handler() {
       const data = {
         bin: config.bin,
-        commands: registry.tools.length,
+        commands: commands.length,
         name: config.name,
         node: process.version,
         oclifCore: hostCoreVersion(config) ?? null,
@@ -73,7 +62,7 @@ export function commandBuiltins(config: Config, registry: Registry, revisions: r
         protocolRevisions: revisions,
         version: config.version,
       }
-      return jsonResult(`${config.bin} ${config.version} (${registry.tools.length} commands as tools)`, data)
+      return jsonResult(`${config.bin} ${config.version} (${commands.length} commands available, ${projection.band.length} listed as tools)`, data)
     },
     name: 'cli_info',
     schema: z.strictObject({}),
@@ -85,11 +74,18 @@ export function commandBuiltins(config: Config, registry: Registry, revisions: r
     handler(input) {
       const topic = typeof input.topic === 'string' ? input.topic.trim().replaceAll(' ', ':') : undefined
       const words = typeof input.query === 'string' ? input.query.toLowerCase().split(/\s+/).filter(Boolean) : []
-      const commands = registry.tools
+      const found = commands
         .filter((t) => !topic || t.id === topic || t.id.startsWith(`${topic}:`))
         .filter((t) => words.every((w) => `${t.id} ${t.summary}`.toLowerCase().includes(w)))
-        .map((t) => ({annotations: annotationsOf(t), id: t.displayId, summary: t.summary, tool: t.name, topic: t.topic.replaceAll(':', ' ')}))
-      return jsonResult(`${commands.length} of ${registry.tools.length} commands`, {commands})
+        .map((t) => ({
+          annotations: annotationsOf(t),
+          id: t.displayId,
+          listed: inBand.has(t),
+          summary: t.summary,
+          tool: inBand.has(t) ? t.name : null,
+          topic: t.topic.replaceAll(':', ' '),
+        }))
+      return jsonResult(`${found.length} of ${commands.length} commands (listed: false means run it with run_command)`, {commands: found})
     },
     name: 'list_commands',
     schema: z.strictObject({
@@ -100,14 +96,11 @@ export function commandBuiltins(config: Config, registry: Registry, revisions: r
   }
 
   const describeCommand: BuiltinTool = {
-    description: `Everything about one ${config.bin} command: description, usage, flags, args, examples, aliases, annotations and its tool's input schema.`,
+    description: `Everything about one ${config.bin} command: description, usage, flags, args, examples, aliases, annotations, its input schema and its definitionHash (which run_command needs).`,
     handler(input) {
       const name = String(input.command)
-      const tool = findTool(registry, name)
-      if (!tool) {
-        const near = closest(registry, name)
-        return errorResult(`No command "${name}".${near.length > 0 ? ` Did you mean: ${near.join(', ')}?` : ' Use list_commands to see them all.'}`)
-      }
+      const tool = findExecutable(projection, name)
+      if (!tool) return errorResult(unknownCommandMessage(projection, name))
 
       const {command} = tool
       const render = (text: string) => renderTemplate(text, config, command)
@@ -115,6 +108,7 @@ export function commandBuiltins(config: Config, registry: Registry, revisions: r
         aliases: (command.aliases ?? []).map((a) => displayId(a, config)),
         annotations: annotationsOf(tool),
         annotationSource: tool.hintSource,
+        definitionHash: definitionHash(tool),
         args: Object.values(command.args ?? {})
           .filter((a) => !a.hidden)
           .map((a) => ({description: a.description, name: a.name, ...(a.required ? {required: true} : {}), ...(a.options ? {options: a.options} : {})})),
@@ -126,13 +120,15 @@ export function commandBuiltins(config: Config, registry: Registry, revisions: r
         id: tool.displayId,
         inputSchema: toJsonSchema(tool.input.schema),
         jsonOutput: tool.json,
+        listed: inBand.has(tool),
         plugin: command.pluginName,
         summary: tool.summary,
         timeoutSeconds: tool.timeoutMs / 1000,
-        tool: tool.name,
+        tool: inBand.has(tool) ? tool.name : null,
         usage: (Array.isArray(command.usage) ? command.usage : command.usage ? [command.usage] : []).map((u) => render(u)),
       }
-      return jsonResult(`${config.bin} ${tool.displayId} (tool ${tool.name})`, data)
+      const how = inBand.has(tool) ? `call the tool ${tool.name}` : 'run it with run_command, passing this definitionHash'
+      return jsonResult(`${config.bin} ${tool.displayId}: ${how}`, data)
     },
     name: 'describe_command',
     schema: z.strictObject({

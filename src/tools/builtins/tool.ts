@@ -6,7 +6,7 @@ import type {ToolResult} from '../result.js'
 /** A tool answered in-process from the CLI's metadata; always read-only. */
 export interface BuiltinTool {
   description: string
-  handler: (input: Record<string, unknown>) => Promise<ToolResult> | ToolResult
+  handler: (input: Record<string, unknown>, signal?: AbortSignal) => Promise<ToolResult> | ToolResult
   name: string
   schema: z.ZodObject
   title: string

@@ -1,0 +1,114 @@
+import type {Config} from '@oclif/core'
+
+import {createHash} from 'node:crypto'
+import * as z from 'zod'
+
+import type {ToolResult} from '../result.js'
+
+import {callCommandTool, type CallEnvironment, errorResult} from '../call.js'
+import {findExecutable, type Projection, unknownCommandMessage} from '../projection.js'
+import {definitionHash} from '../registry.js'
+import {buildCommandIndex} from '../search.js'
+import {type BuiltinTool, jsonResult} from './tool.js'
+
+const PAGE = 10
+
+interface Cursor {
+  offset: number
+  query: string
+}
+
+function queryKey(query: string): string {
+  return createHash('sha256').update(query.trim().toLowerCase()).digest('hex').slice(0, 12)
+}
+
+function encodeCursor(cursor: Cursor): string {
+  return Buffer.from(JSON.stringify({o: cursor.offset, q: queryKey(cursor.query)})).toString('base64url')
+}
+
+function decodeCursor(text: string, query: string): number | undefined {
+  try {
+    const {o, q} = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as {o: unknown; q: unknown}
+    return q === queryKey(query) && Number.isInteger(o) && (o as number) >= 0 ? (o as number) : undefined
+  } catch {
+    return undefined
+  }
+}
+
+function zodIssues(error: z.ZodError): string {
+  return error.issues.map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : 'arguments'}: ${issue.message}`).join('; ')
+}
+
+/**
+ * The gateway: every command inside the boundary is reachable without being listed. find_commands searches,
+ * describe_command (in commands.ts) gives the definitionHash, run_command runs with that hash.
+ */
+export function gatewayBuiltins(config: Config, projection: Projection, call: CallEnvironment): BuiltinTool[] {
+  const inBand = new Set(projection.band)
+  let index: ReturnType<typeof buildCommandIndex> | undefined
+  const search = (query: string) => (index ??= buildCommandIndex([...projection.executable.values()])).search(query)
+
+  const find: BuiltinTool = {
+    description: `Search every ${config.bin} command you can run, listed as a tool or not, by what you want to do ("create an app", "show logs"). Ranked hits with id, summary, annotations and whether it is listed; pass nextCursor back for more. Then describe_command and run_command (or the listed tool).`,
+    handler(input) {
+      const query = String(input.query)
+      const limit = Number(input.limit ?? PAGE)
+      const offset = input.cursor === undefined ? 0 : decodeCursor(String(input.cursor), query)
+      if (offset === undefined) return errorResult('That cursor does not belong to this query; search again without a cursor.')
+      const hits = search(query)
+      const page = hits.slice(offset, offset + limit).map(({tool}) => ({
+        annotations: (({title: _t, ...hints}) => hints)(tool.annotations),
+        id: tool.displayId,
+        listed: inBand.has(tool),
+        summary: tool.summary,
+        tool: inBand.has(tool) ? tool.name : null,
+      }))
+      const next = offset + limit < hits.length ? encodeCursor({offset: offset + limit, query}) : null
+      return jsonResult(`${hits.length} matching command(s); showing ${page.length} from ${offset + 1}`, {hits: page, nextCursor: next, total: hits.length})
+    },
+    name: 'find_commands',
+    schema: z.strictObject({
+      cursor: z.string().max(200).describe('nextCursor from the previous page.').optional(),
+      limit: z.number().int().min(1).max(50).describe(`Hits per page (default ${PAGE}).`).optional(),
+      query: z.string().min(1).max(500).describe('What you want to do, or words of a command id.'),
+    }),
+    title: 'Find commands',
+  }
+
+  const run: BuiltinTool = {
+    description: `Run any ${config.bin} command you can reach, listed as a tool or not. Get its definitionHash and input schema from describe_command first; if the command changed since, nothing runs and the answer gives the new hash.`,
+    async handler(input, signal): Promise<ToolResult> {
+      const name = String(input.command)
+      const tool = findExecutable(projection, name)
+      if (!tool) return errorResult(unknownCommandMessage(projection, name))
+      const current = definitionHash(tool)
+      if (input.expectedDefinitionHash !== current) {
+        return {
+          content: [
+            {
+              text: `The definition of "${tool.displayId}" is ${current}, not ${String(input.expectedDefinitionHash)}: it changed since it was described (or the hash is wrong). Nothing was run. Describe it again and retry with the new hash.`,
+              type: 'text',
+            },
+          ],
+          isError: true,
+          structuredContent: {code: 'STALE_DEFINITION', command: tool.displayId, definitionHash: current},
+        }
+      }
+
+      const args = {...(input.arguments as Record<string, unknown> | undefined), ...(input.idempotencyKey === undefined ? {} : {idempotencyKey: input.idempotencyKey})}
+      const parsed = tool.input.schema.safeParse(args)
+      if (!parsed.success) return errorResult(`Invalid arguments for "${tool.displayId}": ${zodIssues(parsed.error)}. Nothing was run.`)
+      return callCommandTool(tool, parsed.data as Record<string, unknown>, call, signal)
+    },
+    name: 'run_command',
+    schema: z.strictObject({
+      arguments: z.record(z.string(), z.unknown()).describe("The command's arguments, as its input schema (describe_command) says; cwd goes here too.").optional(),
+      command: z.string().min(1).describe('Command id ("apps create" or "apps:create").'),
+      expectedDefinitionHash: z.string().min(1).describe('definitionHash from describe_command.'),
+      idempotencyKey: z.string().min(1).max(200).describe('Optional. A retry with the same key and arguments returns the first result instead of running again.').optional(),
+    }),
+    title: 'Run a command',
+  }
+
+  return [find, run]
+}
