@@ -60,7 +60,7 @@ function ids(count) {
 
 export function generateCli(root, count) {
   const commands = Object.fromEntries(ids(count).map((id, i) => [id, command(id, i)]))
-  const pjson = {name: 'bench-cli', oclif: {bin: 'bench', commands: './commands', topicSeparator: ' '}, private: true, type: 'module', version: '1.0.0'}
+  const pjson = {bin: {bench: './bin/run.js'}, name: 'bench-cli', oclif: {bin: 'bench', commands: './commands', topicSeparator: ' '}, private: true, type: 'module', version: '1.0.0'}
   writeFileSync(join(root, 'package.json'), JSON.stringify(pjson, null, 2))
   writeFileSync(join(root, 'oclif.manifest.json'), JSON.stringify({commands, version: '1.0.0'}))
   return Object.keys(commands)
