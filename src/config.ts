@@ -42,6 +42,7 @@ export const authorConfigSchema = z.strictObject({
   profiles: z.record(z.string().regex(/^[\w.-]+$/, 'a profile name (letters, digits, _ . -)'), profileSchema).optional(),
   timeout: z.number().positive().max(86_400).optional(),
   title: z.string().optional(),
+  workers: z.number().int().min(0).max(16).optional(),
 })
 
 export type CommandSettings = z.infer<typeof commandSettingsSchema>
@@ -102,11 +103,14 @@ export interface Settings {
   maxQueue: number
   projection: ProjectionOptions
   timeoutMs: number
+  /** Prewarmed one-shot workers kept ready (0: spawn every command cold). */
+  workers: number
 }
 
 export const DEFAULT_TIMEOUT_SECONDS = 60
 export const DEFAULT_MAX_OUTPUT_BYTES = 1024 * 1024
 export const DEFAULT_MAX_QUEUE = 32
+export const DEFAULT_WORKERS = 1
 export const DEFAULT_MAX_TOOLS = 40
 export const DEFAULT_MAX_BYTES = 32 * 1024
 
@@ -123,6 +127,7 @@ export interface ServerFlags {
   'read-only'?: boolean
   timeout?: number
   tools?: string[]
+  workers?: number
 }
 
 export function resolveSettings(author: AuthorConfig, flags: ServerFlags): Settings {
@@ -141,6 +146,7 @@ export function resolveSettings(author: AuthorConfig, flags: ServerFlags): Setti
       tools: flags.tools,
     },
     timeoutMs: 1000 * (flags.timeout ?? author.timeout ?? DEFAULT_TIMEOUT_SECONDS),
+    workers: flags.workers ?? author.workers ?? DEFAULT_WORKERS,
   }
 }
 

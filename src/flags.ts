@@ -7,6 +7,7 @@ export const serverFlags = {
   'max-output': Flags.integer({description: 'Bytes of stdout and of stderr kept per call (default 1 MiB).', min: 1024}),
   'max-queue': Flags.integer({description: 'Calls that may wait for a free slot; past that a call is answered "busy" (default 32).', min: 0}),
   timeout: Flags.integer({description: 'Seconds a command may run before it and its children are killed (default 60).', min: 1}),
+  workers: Flags.integer({description: 'Prewarmed processes kept ready to run the next command (default 1; 0 starts every command cold).', max: 16, min: 0}),
 }
 
 /** Flags that decide what the server exposes (the projection); shared by every server command. */

@@ -6,7 +6,7 @@ import type {Projection} from '../tools/projection.js'
 import type {CommandTool, Registry} from '../tools/registry.js'
 
 import {BUILTIN_HINTS} from '../tools/builtins/tool.js'
-import {callCommandTool, type CallEnvironment, errorResult} from '../tools/call.js'
+import {type CallContext, callCommandTool, type CallEnvironment, errorResult} from '../tools/call.js'
 import {toJsonSchema} from '../tools/schema.js'
 
 /** One entry of tools/list, in order. */
@@ -51,11 +51,29 @@ async function guarded(name: string, run: () => Promise<ReturnType<typeof errorR
   }
 }
 
+type HandlerContext = Parameters<Parameters<McpServer['registerTool']>[2]>[1]
+
+/**
+ * What a call needs from its request: the cancellation signal, and a progress reporter when the client sent a
+ * progressToken. A notification that cannot be delivered (the client went away) never fails the call.
+ */
+function callContext(ctx: HandlerContext): CallContext {
+  const token = ctx.mcpReq._meta?.progressToken
+  if (token === undefined) return {signal: ctx.mcpReq.signal}
+  let progress = 0
+  const report = (message: string) => {
+    progress++
+    ctx.mcpReq.notify({method: 'notifications/progress', params: {message, progress, progressToken: token}}).catch(() => {})
+  }
+
+  return {progress: report, signal: ctx.mcpReq.signal}
+}
+
 function registerCommandTool(server: McpServer, tool: CommandTool, call: CallEnvironment): void {
   server.registerTool(
     tool.name,
     {annotations: tool.annotations, description: tool.description, inputSchema: schemaFor(tool.input.schema), title: tool.title},
-    (input, ctx) => guarded(tool.name, () => callCommandTool(tool, input as Record<string, unknown>, call, ctx.mcpReq.signal)),
+    (input, ctx) => guarded(tool.name, () => callCommandTool(tool, input as Record<string, unknown>, call, callContext(ctx))),
   )
 }
 
@@ -63,7 +81,7 @@ function registerBuiltin(server: McpServer, tool: BuiltinTool): void {
   server.registerTool(
     tool.name,
     {annotations: {...BUILTIN_HINTS, title: tool.title}, description: tool.description, inputSchema: schemaFor(tool.schema), title: tool.title},
-    (input, ctx) => guarded(tool.name, () => tool.handler(input as Record<string, unknown>, ctx.mcpReq.signal)),
+    (input, ctx) => guarded(tool.name, () => tool.handler(input as Record<string, unknown>, callContext(ctx))),
   )
 }
 

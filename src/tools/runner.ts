@@ -1,5 +1,13 @@
-import {execa} from 'execa'
+import {execa, type ResultPromise} from 'execa'
 import {performance} from 'node:perf_hooks'
+
+/** A process already running (a warm worker) that starts the command when `begin` is called. */
+export interface Prestarted {
+  begin(): void
+  child: ResultPromise
+  /** What the process wrote before it was handed over (it is part of the command's output). */
+  early: {stderr: Buffer[]; stdout: Buffer[]}
+}
 
 export interface RunRequest {
   args: readonly string[]
@@ -8,6 +16,10 @@ export interface RunRequest {
   env: Record<string, string | undefined>
   file: string
   maxOutputBytes: number
+  /** Each complete line the command writes to stderr, as it comes (for progress). */
+  onStderrLine?: (line: string) => void
+  /** Run in this already-started process instead of spawning `file args`. */
+  prestarted?: Prestarted
   signal?: AbortSignal
   timeoutMs: number
 }
@@ -76,6 +88,18 @@ class CappedBuffer {
   }
 }
 
+const MAX_LINE = 1000
+
+/** Calls `each` with every complete line of a byte stream (a line longer than MAX_LINE is cut there). */
+function lineSplitter(each: (line: string) => void): (chunk: Buffer) => void {
+  let partial = ''
+  return (chunk) => {
+    const parts = (partial + chunk.toString('utf8')).split(/\r?\n|\r/)
+    partial = parts.pop()!.slice(0, MAX_LINE)
+    for (const line of parts) if (line.trim()) each(line.slice(0, MAX_LINE))
+  }
+}
+
 /**
  * Runs one command as a child process in its own process group: argv array (no shell), stdin closed, output capped,
  * and the whole group killed on timeout, on cancellation, and once the child has exited (so nothing it started
@@ -88,19 +112,21 @@ export async function runCommand(request: RunRequest): Promise<RunOutcome> {
   let timedOut = false
   let cancelled = false
 
-  const child = execa(request.file, request.args, {
-    buffer: false,
-    cleanup: true,
-    cwd: request.cwd,
-    detached: true,
-    env: request.env,
-    extendEnv: false,
-    reject: false,
-    stderr: 'pipe',
-    stdin: 'ignore',
-    stdout: 'pipe',
-    windowsHide: true,
-  })
+  const child =
+    request.prestarted?.child ??
+    execa(request.file, request.args, {
+      buffer: false,
+      cleanup: true,
+      cwd: request.cwd,
+      detached: true,
+      env: request.env,
+      extendEnv: false,
+      reject: false,
+      stderr: 'pipe',
+      stdin: 'ignore',
+      stdout: 'pipe',
+      windowsHide: true,
+    })
   const pid = child.pid
   const timers: NodeJS.Timeout[] = []
   const stop = (reason: 'cancel' | 'timeout') => {
@@ -128,8 +154,21 @@ export async function runCommand(request: RunRequest): Promise<RunOutcome> {
     })
   }
 
-  child.stdout?.on('data', (chunk: Buffer) => stdout.push(chunk))
-  child.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk))
+  const lines = request.onStderrLine && lineSplitter(request.onStderrLine)
+  const onStdout = (chunk: Buffer) => stdout.push(chunk)
+  const onStderr = (chunk: Buffer) => {
+    stderr.push(chunk)
+    lines?.(chunk)
+  }
+
+  if (request.prestarted) {
+    for (const chunk of request.prestarted.early.stdout) onStdout(chunk)
+    for (const chunk of request.prestarted.early.stderr) onStderr(chunk)
+  }
+
+  child.stdout?.on('data', onStdout)
+  child.stderr?.on('data', onStderr)
+  request.prestarted?.begin()
 
   try {
     const result = await child

@@ -50,6 +50,9 @@ It listens on 127.0.0.1 only, unless --allow-remote is given together with a bea
       token: token || undefined,
     }).catch((error: NodeJS.ErrnoException) => this.error(`Cannot listen on ${flags.host}:${flags.port}: ${error.message}`, {exit: 1}))
 
+    const {workers} = prepared.plan.call
+    workers.fill()
+    process.once('exit', () => workers.close())
     process.stderr.write(
       [
         `${this.config.bin} MCP server listening on ${serving.url}`,
@@ -65,6 +68,7 @@ It listens on 127.0.0.1 only, unless --allow-remote is given together with a bea
       const stop = async () => {
         process.stderr.write('Stopping: letting calls in flight finish…\n')
         await serving.close(flags.grace * 1000)
+        workers.close()
         await prepared.workdir.dispose()
         resolve()
       }

@@ -35,7 +35,11 @@ stdout carries protocol messages only: anything else printed by hooks or plugins
     }
 
     const serving = serveOnStdio(createServerFactory(prepared.plan), protocolOut)
+    const {workers} = prepared.plan.call
+    workers.fill()
+    process.once('exit', () => workers.close())
     const shutdown = async () => {
+      workers.close()
       killRunningCommands()
       await serving.close()
     }
@@ -43,6 +47,7 @@ stdout carries protocol messages only: anything else printed by hooks or plugins
     process.once('SIGINT', shutdown)
     process.once('SIGTERM', shutdown)
     await serving.closed
+    workers.close()
     killRunningCommands()
     await prepared.workdir.dispose()
   }

@@ -77,7 +77,7 @@ export function gatewayBuiltins(config: Config, projection: Projection, call: Ca
 
   const run: BuiltinTool = {
     description: `Run any ${config.bin} command you can reach, listed as a tool or not. Get its definitionHash and input schema from describe_command first; if the command changed since, nothing runs and the answer gives the new hash.`,
-    async handler(input, signal): Promise<ToolResult> {
+    async handler(input, context): Promise<ToolResult> {
       const name = String(input.command)
       const tool = findExecutable(projection, name)
       if (!tool) return errorResult(unknownCommandMessage(projection, name))
@@ -98,7 +98,7 @@ export function gatewayBuiltins(config: Config, projection: Projection, call: Ca
       const args = {...(input.arguments as Record<string, unknown> | undefined), ...(input.idempotencyKey === undefined ? {} : {idempotencyKey: input.idempotencyKey})}
       const parsed = tool.input.schema.safeParse(args)
       if (!parsed.success) return errorResult(`Invalid arguments for "${tool.displayId}": ${zodIssues(parsed.error)}. Nothing was run.`)
-      return callCommandTool(tool, parsed.data as Record<string, unknown>, call, signal)
+      return callCommandTool(tool, parsed.data as Record<string, unknown>, call, context)
     },
     name: 'run_command',
     schema: z.strictObject({

@@ -1,12 +1,13 @@
 import type * as z from 'zod'
 
 import type {Hints} from '../annotations.js'
+import type {CallContext} from '../call.js'
 import type {ToolResult} from '../result.js'
 
 /** A tool answered in-process from the CLI's metadata; always read-only. */
 export interface BuiltinTool {
   description: string
-  handler: (input: Record<string, unknown>, signal?: AbortSignal) => Promise<ToolResult> | ToolResult
+  handler: (input: Record<string, unknown>, context: CallContext) => Promise<ToolResult> | ToolResult
   name: string
   schema: z.ZodObject
   title: string

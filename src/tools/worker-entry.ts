@@ -1,0 +1,87 @@
+/**
+ * A one-shot worker: started ahead of need, it loads the host CLI's @oclif/core and Config and imports every
+ * plugin's hook modules, says it is ready, then waits for exactly one call. For that call it takes the call's cwd,
+ * environment and command line and runs the CLI's own bin script, so the command goes through the CLI's normal path
+ * (its bin, hooks included) with the module cache already warm; then the process ends like a cold run would.
+ *
+ * Run as: node worker-entry.js <cli root> <bin script>. Only Node built-ins here: everything else is the host's.
+ */
+import {existsSync} from 'node:fs'
+import {createRequire} from 'node:module'
+import {join} from 'node:path'
+import {pathToFileURL} from 'node:url'
+
+interface Call {
+  argv: string[]
+  cwd: string
+  env: Record<string, string | undefined>
+}
+
+type Hooks = Record<string, (string | {target: string})[] | undefined>
+interface PluginLike {
+  hooks?: Hooks
+  root: string
+}
+
+const [root, bin] = process.argv.slice(2)
+let started = false
+
+async function importQuietly(file: string): Promise<void> {
+  try {
+    await import(pathToFileURL(file).href)
+  } catch {
+    // The real run will meet (and report) the same problem; warming is best effort.
+  }
+}
+
+function hookFile(pluginRoot: string, target: string): string | undefined {
+  const base = join(pluginRoot, target)
+  return ['', '.js', '.cjs', '.mjs'].map((ext) => base + ext).find((file) => existsSync(file))
+}
+
+async function warm(): Promise<void> {
+  const require = createRequire(bin)
+  let core: string
+  try {
+    core = require.resolve('@oclif/core')
+  } catch {
+    return
+  }
+
+  const {Config} = (await import(pathToFileURL(core).href)) as {Config: {load(root: string): Promise<{getPluginsList(): PluginLike[]}>}}
+  const config = await Config.load(root)
+  for (const plugin of config.getPluginsList()) {
+    for (const hooks of Object.values(plugin.hooks ?? {})) {
+      for (const hook of hooks ?? []) {
+        const file = hookFile(plugin.root, typeof hook === 'string' ? hook : hook.target)
+        if (file) await importQuietly(file)
+      }
+    }
+  }
+}
+
+async function run(call: Call): Promise<void> {
+  started = true
+  process.disconnect?.()
+  process.chdir(call.cwd)
+  for (const key of Object.keys(process.env)) if (!(key in call.env)) delete process.env[key]
+  Object.assign(process.env, call.env)
+  process.argv = [process.execPath, bin, ...call.argv]
+  // What `ps` shows: the command this process now runs, as a cold run's command line would read (Linux truncates
+  // it to the length of the worker's own command line).
+  process.title = process.argv.join(' ')
+  await import(pathToFileURL(bin).href)
+}
+
+// A server that goes away while this worker is idle takes the worker with it.
+process.on('disconnect', () => {
+  if (!started) process.exit(0)
+})
+process.once('message', (call: Call) => {
+  run(call).catch((error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`)
+    process.exitCode = 1
+  })
+})
+await warm().catch(() => {})
+process.send?.({ready: true})

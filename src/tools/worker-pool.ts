@@ -1,0 +1,139 @@
+import {execa, type ResultPromise} from 'execa'
+import {readFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {fileURLToPath} from 'node:url'
+
+import type {Prestarted} from './runner.js'
+
+const ENTRY = fileURLToPath(new URL('worker-entry.js', import.meta.url))
+/** A worker that has not said it is ready by then is given up on. */
+const WARM_TIMEOUT_MS = 60_000
+/** An idle worker larger than this is not kept (and the pool stops making more). */
+const MAX_IDLE_RSS_BYTES = 1024 * 1024 * 1024
+/** After this many workers in a row die or misbehave before being used, the pool turns itself off. */
+const MAX_FAILURES = 3
+
+interface Worker {
+  child: ResultPromise
+  early: {stderr: Buffer[]; stdout: Buffer[]}
+  ready: boolean
+  stopCollecting: () => void
+}
+
+export interface PoolOptions {
+  bin: string
+  env: Record<string, string | undefined>
+  root: string
+  size: number
+}
+
+function rssOf(pid: number): number {
+  try {
+    const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
+    return match ? Number(match[1]) * 1024 : 0
+  } catch {
+    return 0
+  }
+}
+
+function killGroup(pid: number | undefined): void {
+  if (pid === undefined) return
+  try {
+    process.kill(-pid, 'SIGKILL')
+  } catch {
+    // Already gone.
+  }
+}
+
+/**
+ * Prewarmed one-shot workers (see worker-entry.ts). At most `size` idle workers at a time, started at once and
+ * refilled after a call completes (never during one: on two cores warming would slow the call). Each serves one
+ * call and exits. `take()` returns nothing when no worker is ready, and the caller spawns cold, which stays the
+ * fallback for good when workers keep failing.
+ */
+export class WorkerPool {
+  private closed = false
+  private failures = 0
+  private readonly idle = new Set<Worker>()
+
+  constructor(private readonly options: PoolOptions) {}
+
+  get enabled(): boolean {
+    return !this.closed && this.options.size > 0 && this.failures < MAX_FAILURES
+  }
+
+  /** Workers waiting for a call (ready or still warming). */
+  get size(): number {
+    return this.idle.size
+  }
+
+  /** Starts workers until `size` are idle. */
+  fill(): void {
+    while (this.enabled && this.idle.size < this.options.size) this.spawn()
+  }
+
+  /** A ready worker bound to one call, or undefined (spawn cold instead). */
+  take(call: {argv: string[]; cwd: string; env: Record<string, string | undefined>}): Prestarted | undefined {
+    const worker = [...this.idle].find((w) => w.ready && w.child.exitCode === null && w.child.connected)
+    if (!worker) return undefined
+    this.idle.delete(worker)
+    worker.stopCollecting()
+    return {begin: () => worker.child.send(call), child: worker.child, early: worker.early}
+  }
+
+  /** Kills every idle worker; no more are made. */
+  close(): void {
+    this.closed = true
+    for (const worker of this.idle) killGroup(worker.child.pid)
+    this.idle.clear()
+  }
+
+  private spawn(): void {
+    const child = execa(process.execPath, [ENTRY, this.options.root, this.options.bin], {
+      buffer: false,
+      cleanup: true,
+      cwd: tmpdir(),
+      detached: true,
+      env: this.options.env,
+      extendEnv: false,
+      ipc: true,
+      reject: false,
+      serialization: 'json',
+      stderr: 'pipe',
+      stdin: 'ignore',
+      stdout: 'pipe',
+    })
+    const early = {stderr: [] as Buffer[], stdout: [] as Buffer[]}
+    const onStdout = (chunk: Buffer) => early.stdout.push(chunk)
+    const onStderr = (chunk: Buffer) => early.stderr.push(chunk)
+    child.stdout?.on('data', onStdout)
+    child.stderr?.on('data', onStderr)
+    const give = setTimeout(() => fail(), WARM_TIMEOUT_MS).unref()
+    const worker: Worker = {
+      child,
+      early,
+      ready: false,
+      stopCollecting() {
+        clearTimeout(give)
+        child.stdout?.off('data', onStdout)
+        child.stderr?.off('data', onStderr)
+      },
+    }
+    const fail = () => {
+      if (!this.idle.delete(worker)) return
+      worker.stopCollecting()
+      killGroup(child.pid)
+      this.failures++
+    }
+
+    child.once('message', (message: {ready?: boolean}) => {
+      if (!message?.ready || (child.pid !== undefined && rssOf(child.pid) > MAX_IDLE_RSS_BYTES)) return fail()
+      worker.ready = true
+      this.failures = 0
+    })
+    // A worker that ends before it is used has failed (an error in the CLI, or it was killed).
+    child.on('exit', () => fail())
+    child.catch(() => {})
+    this.idle.add(worker)
+  }
+}

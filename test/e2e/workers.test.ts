@@ -1,0 +1,135 @@
+import {afterAll, beforeAll, describe, expect, it} from '@jest/globals'
+import {execFileSync} from 'node:child_process'
+import {mkdirSync, writeFileSync} from 'node:fs'
+import {join} from 'node:path'
+
+import {connectTaskbox, type Connected, scratch, taskboxEnv} from '../helpers/taskbox.js'
+
+type Result = Awaited<ReturnType<Connected['client']['callTool']>>
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** Every example-CLI command, in an order that exercises success, JSON output, text output and each kind of failure. */
+const SCRIPT: [string, Record<string, unknown>][] = [
+  ['init', {}],
+  ['init', {}],
+  ['tasks_add', {priority: 1, tag: ['docs', 'x'], title: 'first'}],
+  ['tasks_add', {assignee: 'sam', notify: true, title: 'second'}],
+  ['tasks_list', {status: 'all'}],
+  ['tasks_list', {header: false, tag: ['docs']}],
+  ['tasks_show', {id: '1'}],
+  ['tasks_show', {id: '99'}],
+  ['tasks_done', {id: '1'}],
+  ['tasks_clear', {}],
+  ['tasks_clear', {yes: true}],
+  ['tasks_remove', {id: '2'}],
+  ['status', {}],
+  ['report_weekly', {delay: 0}],
+  ['sync', {}],
+]
+
+/** A result with what differs between two runs by nature (directory, timing, which process ran it) taken out. */
+function comparable(result: Result, dir: string): unknown {
+  const {cwd: _cwd, durationMs: _ms, ...structured} = result.structuredContent as Record<string, unknown>
+  const text = (result.content as {text: string}[])[0].text.replace(/\(exit (\S+), \d+ ms, in [^)]*\)/, '(exit $1)')
+  return JSON.parse(JSON.stringify({isError: result.isError ?? false, structured, text}).replaceAll(dir, '<dir>'))
+}
+
+describe('prewarmed workers', () => {
+  const space = scratch()
+  let cold: Connected
+  let warm: Connected
+
+  beforeAll(async () => {
+    cold = await connectTaskbox({args: ['--workers', '0'], cwd: space.dir, env: taskboxEnv(join(space.dir, 'home-cold')), era: 'legacy'})
+    warm = await connectTaskbox({args: ['--workers', '1'], cwd: space.dir, env: taskboxEnv(join(space.dir, 'home-warm')), era: 'legacy'})
+  })
+
+  afterAll(async () => {
+    await cold?.close()
+    await warm?.close()
+    space.cleanup()
+  })
+
+  it('give every example-CLI command exactly the result of a cold run', async () => {
+    const coldDir = join(space.dir, 'cold', 'project')
+    const warmDir = join(space.dir, 'warm', 'project')
+    mkdirSync(coldDir, {recursive: true})
+    mkdirSync(warmDir, {recursive: true})
+    let warmRuns = 0
+    for (const [name, args] of SCRIPT) {
+      const expected = await cold.client.callTool({arguments: {...args, cwd: coldDir}, name})
+      await pause(1500) // let the pool refill, so the next call finds a ready worker
+      const actual = await warm.client.callTool({arguments: {...args, cwd: warmDir}, name})
+      if ((actual._meta?.['oclif-plugin-mcp/run'] as {warm?: boolean} | undefined)?.warm) warmRuns++
+      expect({name, result: comparable(actual, warmDir)}).toEqual({name, result: comparable(expected, coldDir)})
+      expect((expected._meta?.['oclif-plugin-mcp/run'] as {warm?: boolean}).warm).toBe(false)
+    }
+
+    // On a loaded machine a worker may occasionally not be ready in time (the call then runs cold); most must be warm.
+    expect(warmRuns).toBeGreaterThanOrEqual(SCRIPT.length - 2)
+  })
+
+  it('streams stderr lines as progress notifications when asked', async () => {
+    const dir = join(space.dir, 'progress')
+    mkdirSync(dir)
+    writeFileSync(join(dir, '.taskbox.json'), JSON.stringify({name: 'p', nextId: 1, tasks: []}))
+    const messages: string[] = []
+    const result = await warm.client.callTool(
+      {arguments: {cwd: dir, delay: 2}, name: 'report_weekly'},
+      {onprogress: (progress) => messages.push(String(progress.message))},
+    )
+    expect(result.isError).toBeFalsy()
+    expect(messages).toEqual(expect.arrayContaining(['crunching 1/2', 'crunching 2/2']))
+  })
+
+  it('kills the whole process tree of a cancelled call within a second or so', async () => {
+    const dir = join(space.dir, 'cancel')
+    mkdirSync(dir)
+    writeFileSync(join(dir, '.taskbox.json'), JSON.stringify({name: 'c', nextId: 1, tasks: []}))
+    const running = () => execFileSync('ps', ['-eo', 'args'], {encoding: 'utf8'}).split('\n').filter((l) => l.includes('--delay=311'))
+    const controller = new AbortController()
+    const call = warm.client.callTool({arguments: {cwd: dir, delay: 311}, name: 'report_weekly'}, {signal: controller.signal}).catch((error: Error) => error)
+    const until = Date.now() + 30_000
+    while (running().length === 0 && Date.now() < until) await pause(100)
+    expect(running().length).toBeGreaterThan(0)
+    controller.abort()
+    expect(await call).toBeInstanceOf(Error)
+    const deadline = Date.now() + 5000
+    while (running().length > 0 && Date.now() < deadline) await pause(100)
+    expect(running()).toEqual([])
+    // The server is still there.
+    expect((await warm.client.callTool({arguments: {}, name: 'cli_info'})).isError).toBeFalsy()
+  })
+})
+
+describe('cancellation over HTTP (2026-07-28: the client closes the response stream)', () => {
+  it('kills the command tree and keeps serving', async () => {
+    const {serveTaskbox} = await import('../helpers/serve.js')
+    const {Client, StreamableHTTPClientTransport} = await import('@modelcontextprotocol/client')
+    const space = scratch()
+    const dir = join(space.dir, 'project')
+    mkdirSync(dir)
+    writeFileSync(join(dir, '.taskbox.json'), JSON.stringify({name: 'h', nextId: 1, tasks: []}))
+    const server = await serveTaskbox({cwd: space.dir, env: taskboxEnv(join(space.dir, 'home'))})
+    const client = new Client({name: 'cancel', version: '1'}, {versionNegotiation: {mode: {pin: '2026-07-28'}}})
+    try {
+      await client.connect(new StreamableHTTPClientTransport(new URL(server.url)))
+      const running = () => execFileSync('ps', ['-eo', 'args'], {encoding: 'utf8'}).split('\n').filter((l) => l.includes('--delay=313'))
+      const controller = new AbortController()
+      const call = client.callTool({arguments: {cwd: dir, delay: 313}, name: 'report_weekly'}, {signal: controller.signal}).catch((error: Error) => error)
+      const until = Date.now() + 30_000
+      while (running().length === 0 && Date.now() < until) await pause(100)
+      expect(running().length).toBeGreaterThan(0)
+      controller.abort()
+      await call
+      const deadline = Date.now() + 5000
+      while (running().length > 0 && Date.now() < deadline) await pause(100)
+      expect(running()).toEqual([])
+      expect((await client.callTool({arguments: {}, name: 'cli_info'})).isError).toBeFalsy()
+    } finally {
+      await client.close()
+      await server.stop()
+      space.cleanup()
+    }
+  })
+})
