@@ -128,6 +128,7 @@ describe('resolveSettings', () => {
       maxQueue: DEFAULT_MAX_QUEUE,
       projection: {exclude: [], maxBytes: 32 * 1024, maxTools: 40, profile: undefined, readOnly: false, tools: undefined},
       timeoutMs,
+      workers: 1,
     })
   })
 
