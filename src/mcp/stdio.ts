@@ -21,6 +21,8 @@ function responseIdOf(message: JSONRPCMessage): RequestId | undefined {
  */
 class DrainingTransport implements Transport {
   readonly closed: Promise<void>
+  readonly firstAnswer: Promise<void>
+  private answered?: () => void
   onclose?: () => void
   onerror?: (error: Error) => void
   onmessage?: Transport['onmessage']
@@ -34,6 +36,9 @@ class DrainingTransport implements Transport {
     let markClosed: () => void
     this.closed = new Promise((resolve) => {
       markClosed = resolve
+    })
+    this.firstAnswer = new Promise((resolve) => {
+      this.answered = resolve
     })
     inner.onmessage = (message: JSONRPCMessage) => {
       const id = requestIdOf(message)
@@ -67,6 +72,7 @@ class DrainingTransport implements Transport {
       await this.inner.send(message)
     } finally {
       this.settle(responseIdOf(message))
+      this.answered?.()
     }
   }
 
@@ -84,6 +90,8 @@ export interface StdioServing {
   /** Resolves once the connection is over: input ended and every request answered, or close() was called. */
   closed: Promise<void>
   close(): Promise<void>
+  /** Resolves when the first answer has been written (the server is in use; background work may begin). */
+  firstAnswer: Promise<void>
 }
 
 /** Serves the factory on this process's stdin and the given protocol stdout (see claimStdout). */
@@ -107,5 +115,6 @@ export function serveOnStdio(factory: () => McpServer, stdout: Writable): StdioS
   return {
     close: () => handle.close(),
     closed: transport.closed,
+    firstAnswer: transport.firstAnswer,
   }
 }

@@ -1,6 +1,5 @@
 import type {Config} from '@oclif/core'
 
-import fg from 'fast-glob'
 import {readFile, realpath, stat} from 'node:fs/promises'
 import {relative, sep} from 'node:path'
 
@@ -74,6 +73,7 @@ export async function buildDocsIndex(config: Config, extraGlobs: readonly string
 
   const docs = new Map<string, DocFile>()
   for (const [prefix, {globs, root}] of roots) {
+    const {default: fg} = await import('fast-glob')
     const files = await fg(globs, {absolute: true, cwd: root, followSymbolicLinks: false, ignore: ['**/node_modules/**'], onlyFiles: true})
     const loaded = await Promise.all(files.sort().map((file) => loadDoc(root, prefix, file).catch(() => undefined)))
     for (const doc of loaded) if (doc && !docs.has(doc.path)) docs.set(doc.path, doc)

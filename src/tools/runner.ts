@@ -1,4 +1,4 @@
-import {execa, type ResultPromise} from 'execa'
+import type {ResultPromise} from 'execa'
 import {performance} from 'node:perf_hooks'
 
 /** A process already running (a warm worker) that starts the command when `begin` is called. */
@@ -64,6 +64,13 @@ export function runningCommandCount(): number {
   return running.size
 }
 
+let execaModule: Promise<typeof import('execa')> | undefined
+/** execa is imported on first use: a server should answer `initialize` before it pays for that import. */
+export async function loadExeca(): Promise<(typeof import('execa'))['execa']> {
+  execaModule ??= import('execa')
+  return (await execaModule).execa
+}
+
 /** Keeps the first `max` bytes of a stream and counts the rest. */
 class CappedBuffer {
   private chunks: Buffer[] = []
@@ -114,7 +121,7 @@ export async function runCommand(request: RunRequest): Promise<RunOutcome> {
 
   const child =
     request.prestarted?.child ??
-    execa(request.file, request.args, {
+    (await loadExeca())(request.file, request.args, {
       buffer: false,
       cleanup: true,
       cwd: request.cwd,

@@ -1,9 +1,9 @@
-import {execa, type ResultPromise} from 'execa'
+import type {ResultPromise} from 'execa'
 import {readFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {fileURLToPath} from 'node:url'
 
-import type {Prestarted} from './runner.js'
+import {loadExeca, type Prestarted} from './runner.js'
 
 const ENTRY = fileURLToPath(new URL('worker-entry.js', import.meta.url))
 /** A worker that has not said it is ready by then is given up on. */
@@ -55,6 +55,7 @@ export class WorkerPool {
   private closed = false
   private failures = 0
   private readonly idle = new Set<Worker>()
+  private starting = 0
 
   constructor(private readonly options: PoolOptions) {}
 
@@ -64,12 +65,17 @@ export class WorkerPool {
 
   /** Workers waiting for a call (ready or still warming). */
   get size(): number {
-    return this.idle.size
+    return this.idle.size + this.starting
   }
 
   /** Starts workers until `size` are idle. */
   fill(): void {
-    while (this.enabled && this.idle.size < this.options.size) this.spawn()
+    while (this.enabled && this.size < this.options.size) {
+      this.starting++
+      void this.spawn()
+        .catch(() => this.failures++)
+        .finally(() => this.starting--)
+    }
   }
 
   /** A ready worker bound to one call, or undefined (spawn cold instead). */
@@ -88,7 +94,9 @@ export class WorkerPool {
     this.idle.clear()
   }
 
-  private spawn(): void {
+  private async spawn(): Promise<void> {
+    const execa = await loadExeca()
+    if (!this.enabled) return
     const child = execa(process.execPath, [ENTRY, this.options.root, this.options.bin], {
       buffer: false,
       cleanup: true,

@@ -203,6 +203,8 @@ describe('killRunningCommands / runningCommandCount', () => {
     const script = 'console.log("up"); setInterval(() => {}, 1000)'
     const pending = [run(script), run(script)]
     try {
+      // Registered once spawned (execa is imported on first use, so that is a moment after the call).
+      for (let i = 0; i < 100 && runningCommandCount() < 2; i++) await new Promise((resolve) => setTimeout(resolve, 20))
       expect(runningCommandCount()).toBe(2)
       killRunningCommands()
       const outcomes = await Promise.all(pending)

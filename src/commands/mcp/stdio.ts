@@ -36,7 +36,8 @@ stdout carries protocol messages only: anything else printed by hooks or plugins
 
     const serving = serveOnStdio(createServerFactory(prepared.plan), protocolOut)
     const {workers} = prepared.plan.call
-    workers.fill()
+    // Warm the first worker once the client is served: on two cores it would slow down the initialize answer.
+    void serving.firstAnswer.then(() => workers.fill())
     process.once('exit', () => workers.close())
     const shutdown = async () => {
       workers.close()
