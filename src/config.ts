@@ -39,6 +39,7 @@ export const authorConfigSchema = z.strictObject({
   instructions: z.string().optional(),
   maxOutputBytes: z.number().int().min(1024).optional(),
   omitFlags: z.array(z.string().min(1)).optional(),
+  secretFlags: z.array(z.string().min(1)).optional(),
   profiles: z.record(z.string().regex(/^[\w.-]+$/, 'a profile name (letters, digits, _ . -)'), profileSchema).optional(),
   timeout: z.number().positive().max(86_400).optional(),
   title: z.string().optional(),
@@ -93,6 +94,8 @@ export interface ProjectionOptions {
 
 /** What the server was started with: the author's config plus the user's flags. */
 export interface Settings {
+  /** Append mutating and destructive calls to the audit log. */
+  audit: boolean
   author: AuthorConfig
   /** Directory commands run in when a call gives no `cwd`; undefined means a private empty directory. */
   defaultCwd?: string
@@ -116,6 +119,7 @@ export const DEFAULT_MAX_BYTES = 32 * 1024
 
 /** The flags every server command shares (see src/flags.ts). */
 export interface ServerFlags {
+  audit?: boolean
   cwd?: string
   exclude?: string[]
   'max-bytes'?: number
@@ -132,6 +136,7 @@ export interface ServerFlags {
 
 export function resolveSettings(author: AuthorConfig, flags: ServerFlags): Settings {
   return {
+    audit: flags.audit ?? true,
     author,
     defaultCwd: flags.cwd,
     maxConcurrency: flags['max-concurrency'] ?? availableParallelism(),

@@ -2,6 +2,11 @@ import {Flags} from '@oclif/core'
 
 /** Flags shared by `mcp stdio` and `mcp serve`: where and how commands run. */
 export const serverFlags = {
+  audit: Flags.boolean({
+    allowNo: true,
+    default: true,
+    description: "Append every mutating or destructive call to the audit log in the CLI's data dir (--no-audit turns it off).",
+  }),
   cwd: Flags.directory({description: 'Directory commands run in when a call gives no cwd (default: an empty private directory).', exists: true}),
   'max-concurrency': Flags.integer({description: 'Command processes that may run at once (default: the number of CPUs).', min: 1}),
   'max-output': Flags.integer({description: 'Bytes of stdout and of stderr kept per call (default 1 MiB).', min: 1024}),

@@ -121,6 +121,7 @@ describe('resolveSettings', () => {
   ])('%s', (_, config, flags, timeoutMs, maxOutputBytes) => {
     const settings = resolveSettings(config, flags)
     expect(settings).toEqual({
+      audit: true,
       author: config,
       defaultCwd: flags.cwd,
       maxConcurrency: availableParallelism(),

@@ -6,7 +6,8 @@ import type {Projection} from '../tools/projection.js'
 import type {CommandTool, Registry} from '../tools/registry.js'
 
 import {BUILTIN_HINTS} from '../tools/builtins/tool.js'
-import {type CallContext, callCommandTool, type CallEnvironment, errorResult} from '../tools/call.js'
+import {type CallContext, callCommandTool, type CallEnvironment} from '../tools/call.js'
+import {errorResult} from '../tools/result.js'
 import {toJsonSchema} from '../tools/schema.js'
 
 /** One entry of tools/list, in order. */
@@ -57,41 +58,47 @@ type HandlerContext = Parameters<Parameters<McpServer['registerTool']>[2]>[1]
  * What a call needs from its request: the cancellation signal, and a progress reporter when the client sent a
  * progressToken. A notification that cannot be delivered (the client went away) never fails the call.
  */
-function callContext(ctx: HandlerContext): CallContext {
+function callContext(ctx: HandlerContext, server: McpServer, era: Era): CallContext {
+  const envelope = ctx.mcpReq.envelope as {'io.modelcontextprotocol/clientInfo'?: {name?: string; version?: string}} | undefined
+  const client = era === 'modern' ? envelope?.['io.modelcontextprotocol/clientInfo'] : server.server.getClientVersion()
+  const base: CallContext = {client: client ? {name: client.name, version: client.version} : undefined, era, signal: ctx.mcpReq.signal}
   const token = ctx.mcpReq._meta?.progressToken
-  if (token === undefined) return {signal: ctx.mcpReq.signal}
+  if (token === undefined) return base
   let progress = 0
   const report = (message: string) => {
     progress++
     ctx.mcpReq.notify({method: 'notifications/progress', params: {message, progress, progressToken: token}}).catch(() => {})
   }
 
-  return {progress: report, signal: ctx.mcpReq.signal}
+  return {...base, progress: report}
 }
 
-function registerCommandTool(server: McpServer, tool: CommandTool, call: CallEnvironment): void {
+type Era = 'legacy' | 'modern'
+
+function registerCommandTool(server: McpServer, tool: CommandTool, call: CallEnvironment, era: Era): void {
   server.registerTool(
     tool.name,
     {annotations: tool.annotations, description: tool.description, inputSchema: schemaFor(tool.input.schema), title: tool.title},
-    (input, ctx) => guarded(tool.name, () => callCommandTool(tool, input as Record<string, unknown>, call, callContext(ctx))),
+    (input, ctx) => guarded(tool.name, () => callCommandTool(tool, input as Record<string, unknown>, call, callContext(ctx, server, era))),
   )
 }
 
-function registerBuiltin(server: McpServer, tool: BuiltinTool): void {
+function registerBuiltin(server: McpServer, tool: BuiltinTool, era: Era): void {
   server.registerTool(
     tool.name,
-    {annotations: {...BUILTIN_HINTS, title: tool.title}, description: tool.description, inputSchema: schemaFor(tool.schema), title: tool.title},
-    (input, ctx) => guarded(tool.name, () => tool.handler(input as Record<string, unknown>, callContext(ctx))),
+    {annotations: {...(tool.hints ?? BUILTIN_HINTS), title: tool.title}, description: tool.description, inputSchema: schemaFor(tool.schema), title: tool.title},
+    (input, ctx) => guarded(tool.name, () => tool.handler(input as Record<string, unknown>, callContext(ctx, server, era))),
   )
 }
 
 /** The one server factory both transports use: a fresh McpServer with every tool registered; cheap and I/O-free. */
-export function createServerFactory(plan: ServerPlan): () => McpServer {
-  return () => {
+export function createServerFactory(plan: ServerPlan): (context?: {era?: Era}) => McpServer {
+  return (context) => {
+    const era = context?.era ?? 'legacy'
     const server = new McpServer(plan.info, {capabilities: {logging: {}, tools: {listChanged: false}}, instructions: plan.instructions})
     for (const entry of plan.listed) {
-      if (entry.kind === 'builtin') registerBuiltin(server, entry.tool)
-      else registerCommandTool(server, entry.tool, plan.call)
+      if (entry.kind === 'builtin') registerBuiltin(server, entry.tool, era)
+      else registerCommandTool(server, entry.tool, plan.call, era)
     }
 
     return server

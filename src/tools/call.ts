@@ -5,17 +5,20 @@ import {join} from 'node:path'
 import type {Settings} from '../config.js'
 import type {CommandTool} from './registry.js'
 
-import {ArgvError, buildArgv} from './argv.js'
-import {CommandLimiter} from './limiter.js'
+import {AuditLog, type AuditRecord} from './audit.js'
 import {childEnv, hostBinScript} from './child-env.js'
-import {stripAnsi, type ToolResult, toToolResult} from './result.js'
-import {runCommand} from './runner.js'
-import {checkWorkdir, type DefaultWorkdir} from './workdir.js'
-import {type Execution, IdempotencyStore} from './idempotency.js'
+import {executeCommand, type Ran} from './execute.js'
+import {IdempotencyStore} from './idempotency.js'
+import {CommandLimiter} from './limiter.js'
+import {errorResult, type ToolResult} from './result.js'
+import {REDACTED, type Redact, redactor, secretEnvValues} from './secrets.js'
+import {type DefaultWorkdir} from './workdir.js'
 import {WorkerPool} from './worker-pool.js'
 
 /** What running a command tool needs besides its input; built once per server process. */
 export interface CallEnvironment {
+  /** Undefined when auditing is off (--no-audit). */
+  audit?: AuditLog
   binScript: string
   config: Config
   idempotency: IdempotencyStore
@@ -28,6 +31,8 @@ export interface CallEnvironment {
 export function callEnvironment(config: Config, settings: Settings, workdir: DefaultWorkdir): CallEnvironment {
   const binScript = hostBinScript(config)
   return {
+    // In the CLI's data dir: the record of what was changed outlives caches.
+    audit: settings.audit ? new AuditLog(join(config.dataDir, 'mcp-audit.jsonl')) : undefined,
     binScript,
     config,
     // In the CLI's cache dir, so a retry after a server restart still finds the first run's result.
@@ -39,96 +44,92 @@ export function callEnvironment(config: Config, settings: Settings, workdir: Def
   }
 }
 
-export function errorResult(message: string): ToolResult {
-  return {content: [{text: message, type: 'text'}], isError: true}
-}
 
-function quote(arg: string): string {
-  return /^[\w./:=@%+-]+$/.test(arg) ? arg : JSON.stringify(arg)
-}
+const META = 'oclif-plugin-mcp'
 
-/**
- * Runs one command tool and maps the outcome to a tool result; never throws for a bad call. With an
- * `idempotencyKey`, a retry with the same key and arguments gets the first run's recorded result instead.
- */
-export async function callCommandTool(tool: CommandTool, input: Record<string, unknown>, env: CallEnvironment, context: CallContext = {}): Promise<ToolResult> {
-  const {idempotencyKey: key, ...args} = input
-  if (typeof key !== 'string') return (await executeCommand(tool, args, env, context)).result
-  const outcome = await env.idempotency.run(tool.id, key, args, () => executeCommand(tool, args, env, context))
-  switch (outcome.status) {
-    case 'refused': {
-      return {...errorResult(`${outcome.message} Nothing was run.`), structuredContent: {code: `IDEMPOTENCY_${outcome.reason.toUpperCase().replace('-', '_')}`}}
-    }
-
-    case 'replayed': {
-      const note = `Replayed: this is the result recorded at ${outcome.recordedAt} for idempotencyKey "${key}"; the command did not run again.`
-      return {...outcome.result, content: [...outcome.result.content, {text: note, type: 'text'}], _meta: {[META_KEY]: {recordedAt: outcome.recordedAt, replayed: true}}}
-    }
-
-    default: {
-      if (!outcome.storageError) return outcome.result
-      const warning = `The command ran, but its result could not be recorded for idempotencyKey "${key}": ${outcome.storageError}`
-      return {...outcome.result, content: [...outcome.result.content, {text: warning, type: 'text'}], _meta: {[META_KEY]: {storageError: outcome.storageError}}}
-    }
-  }
-}
-
-const META_KEY = 'oclif-plugin-mcp/idempotency'
-/** A command silent for this long still gets a progress notification (when the client asked for progress). */
-const PROGRESS_TICK_MS = 5000
-
-/** What a call brings besides its arguments: cancellation, and where progress goes when the client wants it. */
+/** What a call brings besides its arguments: cancellation, progress, and who is calling (for the audit log). */
 export interface CallContext {
+  client?: {name?: string; version?: string}
+  era?: 'legacy' | 'modern'
   progress?: (message: string) => void
   signal?: AbortSignal
 }
 
-/** One command in a child process. `ran` is false when nothing was started (bad input, busy), so a retry may run. */
-async function executeCommand(tool: CommandTool, input: Record<string, unknown>, env: CallEnvironment, {progress, signal}: CallContext): Promise<Execution> {
-  const notRun = (message: string): Execution => ({ran: false, result: errorResult(`${message} Nothing was run.`)})
-  const requested = typeof input.cwd === 'string' ? input.cwd : undefined
-  const workdir = requested === undefined ? {dir: await env.workdir.get(), ok: true as const} : await checkWorkdir(requested)
-  if (!workdir.ok) return notRun(workdir.message)
+/** The call's arguments as the audit log keeps them: secret parameters blanked, secrets elsewhere redacted. */
+function auditArguments(tool: CommandTool, args: Record<string, unknown>, redact: Redact): Record<string, unknown> {
+  const secret = new Set(tool.input.params.filter((p) => p.kind !== 'rest' && p.secret).map((p) => p.property))
+  return redact(Object.fromEntries(Object.entries(args).map(([k, v]) => [k, secret.has(k) ? REDACTED : v])))
+}
 
-  let argv: string[]
-  try {
-    argv = buildArgv(tool.input.params, input, tool.json)
-  } catch (error) {
-    if (error instanceof ArgvError) return notRun(error.message)
-    throw error
-  }
+/** The secret values a call involves: its secret parameters' values and the secret-named environment variables. */
+function secretsOf(tool: CommandTool, args: Record<string, unknown>, childVars: Record<string, string | undefined>): string[] {
+  const values = tool.input.params.filter((p) => p.kind !== 'rest' && p.secret).flatMap((p) => [args[p.property]].flat())
+  return [...values.filter((v): v is string => typeof v === 'string'), ...secretEnvValues(childVars)]
+}
 
-  const slot = env.limiter.acquire(signal)
-  if (!slot) return notRun(`Busy: ${env.limiter.maxRunning} commands are running and ${env.limiter.maxQueued} are waiting; try again shortly.`)
-  const release = await slot.catch(() => undefined)
-  if (!release) return notRun('Cancelled while waiting for a free slot.')
+function withNote(result: ToolResult, note: string, meta: Record<string, unknown>): ToolResult {
+  return {...result, _meta: {...(result._meta as object | undefined), ...meta}, content: [...result.content, {text: note, type: 'text'}]}
+}
+
+/**
+ * Runs one command tool and maps the outcome to a tool result; never throws for a bad call. With an
+ * `idempotencyKey`, a retry with the same key and arguments gets the first run's recorded result instead. Secrets
+ * are redacted from everything it returns or reports, and calls of tools that may change something are audited.
+ */
+export async function callCommandTool(tool: CommandTool, input: Record<string, unknown>, env: CallEnvironment, context: CallContext = {}): Promise<ToolResult> {
+  const {idempotencyKey: key, ...args} = input
   const childVars = childEnv(env.config, tool.env)
-  const prestarted = env.workers.take({argv: [tool.id, ...argv], cwd: workdir.dir, env: childVars})
-  const started = Date.now()
-  const ticker = progress && setInterval(() => progress(`still running (${Math.round((Date.now() - started) / 1000)} s)`), PROGRESS_TICK_MS)
-  let outcome
-  try {
-    outcome = await runCommand({
-      args: [env.binScript, tool.id, ...argv],
-      cwd: workdir.dir,
-      env: childVars,
-      file: process.execPath,
-      maxOutputBytes: env.settings.maxOutputBytes,
-      onStderrLine: progress && ((line) => progress(stripAnsi(line))),
-      prestarted,
-      signal,
-      timeoutMs: tool.timeoutMs,
-    })
-  } finally {
-    clearInterval(ticker)
-    release()
-    // Refill only now: warming a worker while the command runs would compete with it for the CPU.
-    if (prestarted) env.workers.fill()
+  const redact = redactor(secretsOf(tool, args, childVars))
+  const how = {childVars, progress: context.progress, redact, signal: context.signal}
+  let ran: Ran
+  let outcome: AuditRecord['outcome']
+  if (typeof key === 'string') {
+    let execution: Ran | undefined
+    const recorded = await env.idempotency.run(tool.id, key, args, async () => (execution = await executeCommand(tool, args, env, how)))
+    switch (recorded.status) {
+      case 'refused': {
+        const code = `IDEMPOTENCY_${recorded.reason.toUpperCase().replace('-', '_')}`
+        ran = {ran: false, result: {...errorResult(`${recorded.message} Nothing was run.`), structuredContent: {code}}}
+        outcome = 'refused'
+        break
+      }
+
+      case 'replayed': {
+        const note = `Replayed: this is the result recorded at ${recorded.recordedAt} for idempotencyKey "${key}"; the command did not run again.`
+        ran = {ran: false, result: withNote(recorded.result, note, {[`${META}/idempotency`]: {recordedAt: recorded.recordedAt, replayed: true}})}
+        outcome = 'replayed'
+        break
+      }
+
+      default: {
+        ran = execution ?? {ran: recorded.status === 'executed', result: recorded.result}
+        if (recorded.storageError) {
+          const warning = `The command ran, but its result could not be recorded for idempotencyKey "${key}": ${recorded.storageError}`
+          ran = {...ran, result: withNote(ran.result, warning, {[`${META}/idempotency`]: {storageError: recorded.storageError}})}
+        }
+
+        outcome = ran.ran ? 'ran' : 'not-run'
+      }
+    }
+  } else {
+    ran = await executeCommand(tool, args, env, how)
+    outcome = ran.ran ? 'ran' : 'not-run'
   }
 
-  const commandLine = [env.config.bin, tool.displayId, ...argv].map((a, i) => (i < 2 ? a : quote(a))).join(' ')
-  const result = toToolResult(outcome, {argv, commandLine, cwd: workdir.dir, id: tool.id, json: tool.json}, tool.timeoutMs)
-  // Whether a prewarmed worker ran it (diagnostics and benchmarks; the output is the same either way).
-  result._meta = {'oclif-plugin-mcp/run': {warm: prestarted !== undefined}}
-  return {ran: !outcome.spawnError, result}
+  if (!env.audit || tool.hints.readOnlyHint) return ran.result
+  const failure = await env.audit.append({
+    arguments: auditArguments(tool, input, redact),
+    client: context.client ?? null,
+    command: tool.id,
+    cwd: ran.cwd ?? null,
+    durationMs: ran.durationMs ?? null,
+    era: context.era ?? null,
+    exitCode: ran.exitCode ?? null,
+    outcome,
+    time: new Date().toISOString(),
+    tool: tool.name,
+  })
+  if (!failure) return ran.result
+  process.stderr.write(`[mcp] could not write the audit log ${env.audit.file}: ${failure}\n`)
+  return {...ran.result, _meta: {...(ran.result._meta as object | undefined), [`${META}/audit`]: {error: failure, file: env.audit.file}}}
 }

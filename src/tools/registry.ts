@@ -167,6 +167,7 @@ export function buildRegistry(config: Config, settings: Settings): Registry {
       omitFlags,
     ),
     omitFlags,
+    secretFlags: new Set(settings.author.secretFlags ?? []),
     serverShape: serverShape(settings),
   }
   const topics = new Set(chosen.flatMap(({command}) => command.id.split(':').slice(0, -1).map((_, i, parts) => parts.slice(0, i + 1).join(':'))))

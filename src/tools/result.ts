@@ -8,6 +8,10 @@ export interface ToolResult {
   structuredContent?: Record<string, unknown>
 }
 
+export function errorResult(message: string): ToolResult {
+  return {content: [{text: message, type: 'text'}], isError: true}
+}
+
 export interface RunContext {
   argv: readonly string[]
   /** What a person would type, for the text header: `taskbox tasks add …`. */

@@ -2,10 +2,12 @@ import type {Command} from '@oclif/core'
 
 import * as z from 'zod'
 
+import {isSecretName} from './secrets.js'
+
 /** How one property of a tool's input maps back onto the command line. */
 export type Param =
-  | {allowNo: boolean; kind: 'flag'; multiple: boolean; name: string; property: string; type: 'boolean' | 'option'}
-  | {kind: 'arg'; name: string; property: string}
+  | {allowNo: boolean; kind: 'flag'; multiple: boolean; name: string; property: string; secret: boolean; type: 'boolean' | 'option'}
+  | {kind: 'arg'; name: string; property: string; secret: boolean}
   | {kind: 'rest'; property: string}
 
 export interface ToolInput {
@@ -18,6 +20,8 @@ export interface SchemaOptions {
   commonFlags: ReadonlySet<string>
   /** Flag names the CLI author asked to leave out of every tool. */
   omitFlags: ReadonlySet<string>
+  /** Flag names the author marked as holding secrets (besides those whose name or env var says so). */
+  secretFlags: ReadonlySet<string>
   /** Properties the server adds to every tool (e.g. `cwd`); a flag or arg with one of these names is renamed. */
   serverShape: Record<string, z.ZodType>
 }
@@ -160,6 +164,7 @@ export function buildToolInput(command: Command.Cached, options: SchemaOptions):
       multiple: flag.type === 'option' && Boolean(flag.multiple),
       name: flag.name,
       property,
+      secret: options.secretFlags.has(flag.name) || isSecretName(flag.name) || (flag.env !== undefined && isSecretName(flag.env)),
       type: flag.type,
     })
   }
@@ -168,7 +173,7 @@ export function buildToolInput(command: Command.Cached, options: SchemaOptions):
     if (arg.hidden) continue
     const property = freeName(arg.name, 'arg', taken)
     shape[property] = argSchema(arg)
-    params.push({kind: 'arg', name: arg.name, property})
+    params.push({kind: 'arg', name: arg.name, property, secret: isSecretName(arg.name)})
   }
 
   if (command.strict === false) {

@@ -3,10 +3,10 @@ import {describe, expect, it} from '@jest/globals'
 import {ArgvError, buildArgv} from '../../src/tools/argv.js'
 import type {Param} from '../../src/tools/schema.js'
 
-const option = (name: string, property = name): Param => ({allowNo: false, kind: 'flag', multiple: false, name, property, type: 'option'})
-const multiple = (name: string): Param => ({allowNo: false, kind: 'flag', multiple: true, name, property: name, type: 'option'})
-const bool = (name: string, allowNo = false): Param => ({allowNo, kind: 'flag', multiple: false, name, property: name, type: 'boolean'})
-const arg = (name: string, property = name): Param => ({kind: 'arg', name, property})
+const option = (name: string, property = name): Param => ({allowNo: false, kind: 'flag', multiple: false, name, property, secret: false, type: 'option'})
+const multiple = (name: string): Param => ({allowNo: false, kind: 'flag', multiple: true, name, property: name, secret: false, type: 'option'})
+const bool = (name: string, allowNo = false): Param => ({allowNo, kind: 'flag', multiple: false, name, property: name, secret: false, type: 'boolean'})
+const arg = (name: string, property = name): Param => ({kind: 'arg', name, property, secret: false})
 const rest: Param = {kind: 'rest', property: 'extra_args'}
 
 describe('buildArgv', () => {

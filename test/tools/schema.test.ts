@@ -24,7 +24,7 @@ function command(flags: Command.Flag.Cached[], args: Command.Arg.Cached[] = [], 
 const cwd = z.string().describe('Working directory').optional()
 
 function build(cmd: Command.Cached, options: Partial<SchemaOptions> = {}) {
-  const input = buildToolInput(cmd, {commonFlags: new Set(), omitFlags: new Set(), serverShape: {cwd}, ...options})
+  const input = buildToolInput(cmd, {commonFlags: new Set(), omitFlags: new Set(), secretFlags: new Set(), serverShape: {cwd}, ...options})
   const json = toJsonSchema(input.schema) as {properties: Record<string, Record<string, unknown>>; required?: string[]} & Fields
   return {...input, json}
 }
@@ -149,10 +149,22 @@ describe('positional args', () => {
     expect(json.properties.priority).toEqual({default: 'low', enum: ['low', 'high'], type: 'string'})
     expect(json.required).toEqual(['title'])
     expect(params).toEqual([
-      {allowNo: false, kind: 'flag', multiple: false, name: 'done', property: 'done', type: 'boolean'},
-      {kind: 'arg', name: 'title', property: 'title'},
-      {kind: 'arg', name: 'priority', property: 'priority'},
+      {allowNo: false, kind: 'flag', multiple: false, name: 'done', property: 'done', secret: false, type: 'boolean'},
+      {kind: 'arg', name: 'title', property: 'title', secret: false},
+      {kind: 'arg', name: 'priority', property: 'priority', secret: false},
     ])
+  })
+
+  it('marks parameters that hold secrets, by name, by env var, or by the author', () => {
+    const cmd = command([option('api-key'), option('remote', {env: 'ACME_TOKEN'}), option('pin'), option('name')], [arg('password')])
+    const {params} = build(cmd, {secretFlags: new Set(['pin'])})
+    expect(Object.fromEntries(params.map((p) => [p.kind === 'rest' ? 'rest' : p.name, p.kind !== 'rest' && p.secret]))).toEqual({
+      'api-key': true,
+      name: false,
+      password: true,
+      pin: true,
+      remote: true,
+    })
   })
 
   it('accept any further ones as extra_args when the command is not strict', () => {

@@ -8,7 +8,7 @@ import type {Projection} from '../projection.js'
 
 import {type CommandTool, definitionHash} from '../registry.js'
 
-import {errorResult} from '../call.js'
+import {errorResult} from '../result.js'
 import {findExecutable, unknownCommandMessage} from '../projection.js'
 import {commandExamples, displayId, renderTemplate} from '../describe.js'
 import {toJsonSchema} from '../schema.js'

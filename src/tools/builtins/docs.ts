@@ -3,7 +3,7 @@ import type {Config} from '@oclif/core'
 import {readFile} from 'node:fs/promises'
 import * as z from 'zod'
 
-import {errorResult} from '../call.js'
+import {errorResult} from '../result.js'
 import {buildDocsIndex, type DocFile, isInside, searchDocs} from '../docs-index.js'
 import {type BuiltinTool, jsonResult} from './tool.js'
 

@@ -3,9 +3,8 @@ import type {Config} from '@oclif/core'
 import {createHash} from 'node:crypto'
 import * as z from 'zod'
 
-import type {ToolResult} from '../result.js'
-
-import {callCommandTool, type CallEnvironment, errorResult} from '../call.js'
+import {callCommandTool, type CallEnvironment} from '../call.js'
+import {errorResult, type ToolResult} from '../result.js'
 import {findExecutable, type Projection, unknownCommandMessage} from '../projection.js'
 import {definitionHash} from '../registry.js'
 import {buildCommandIndex} from '../search.js'
@@ -99,6 +98,13 @@ export function gatewayBuiltins(config: Config, projection: Projection, call: Ca
       const parsed = tool.input.schema.safeParse(args)
       if (!parsed.success) return errorResult(`Invalid arguments for "${tool.displayId}": ${zodIssues(parsed.error)}. Nothing was run.`)
       return callCommandTool(tool, parsed.data as Record<string, unknown>, call, context)
+    },
+    // It runs whatever command it is given: as careful as the most dangerous command it can reach.
+    hints: {
+      destructiveHint: [...projection.executable.values()].some((t) => t.hints.destructiveHint),
+      idempotentHint: false,
+      openWorldHint: true,
+      readOnlyHint: [...projection.executable.values()].every((t) => t.hints.readOnlyHint),
     },
     name: 'run_command',
     schema: z.strictObject({

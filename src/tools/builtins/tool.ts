@@ -8,6 +8,8 @@ import type {ToolResult} from '../result.js'
 export interface BuiltinTool {
   description: string
   handler: (input: Record<string, unknown>, context: CallContext) => Promise<ToolResult> | ToolResult
+  /** Defaults to BUILTIN_HINTS (read-only, closed world); a built-in that can change things says so. */
+  hints?: Hints
   name: string
   schema: z.ZodObject
   title: string

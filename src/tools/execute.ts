@@ -1,0 +1,83 @@
+import type {CommandTool} from './registry.js'
+import type {Redact} from './secrets.js'
+
+import {ArgvError, buildArgv} from './argv.js'
+import type {CallEnvironment} from './call.js'
+import {type Execution} from './idempotency.js'
+import {errorResult, stripAnsi, toToolResult} from './result.js'
+import {runCommand} from './runner.js'
+import {checkWorkdir} from './workdir.js'
+
+/** A command silent for this long still gets a progress notification (when the client asked for progress). */
+const PROGRESS_TICK_MS = 5000
+
+export interface Execute {
+  childVars: Record<string, string | undefined>
+  progress?: (message: string) => void
+  redact: Redact
+  signal?: AbortSignal
+}
+
+export interface Ran extends Execution {
+  cwd?: string
+  durationMs?: number
+  exitCode?: null | number
+}
+
+function quote(arg: string): string {
+  return /^[\w./:=@%+-]+$/.test(arg) ? arg : JSON.stringify(arg)
+}
+
+/**
+ * One command in a child process (a warm worker when one is ready): cwd checked, argv built, a concurrency slot
+ * taken, progress streamed, the outcome mapped and redacted. `ran` is false when nothing was started (bad input,
+ * busy), so a retry may run.
+ */
+export async function executeCommand(tool: CommandTool, input: Record<string, unknown>, env: CallEnvironment, how: Execute): Promise<Ran> {
+  const notRun = (message: string): Ran => ({ran: false, result: errorResult(how.redact(`${message} Nothing was run.`))})
+  const requested = typeof input.cwd === 'string' ? input.cwd : undefined
+  const workdir = requested === undefined ? {dir: await env.workdir.get(), ok: true as const} : await checkWorkdir(requested)
+  if (!workdir.ok) return notRun(workdir.message)
+
+  let argv: string[]
+  try {
+    argv = buildArgv(tool.input.params, input, tool.json)
+  } catch (error) {
+    if (error instanceof ArgvError) return notRun(error.message)
+    throw error
+  }
+
+  const slot = env.limiter.acquire(how.signal)
+  if (!slot) return notRun(`Busy: ${env.limiter.maxRunning} commands are running and ${env.limiter.maxQueued} are waiting; try again shortly.`)
+  const release = await slot.catch(() => undefined)
+  if (!release) return notRun('Cancelled while waiting for a free slot.')
+  const prestarted = env.workers.take({argv: [tool.id, ...argv], cwd: workdir.dir, env: how.childVars})
+  const started = Date.now()
+  const {progress} = how
+  const ticker = progress && setInterval(() => progress(`still running (${Math.round((Date.now() - started) / 1000)} s)`), PROGRESS_TICK_MS)
+  let outcome
+  try {
+    outcome = await runCommand({
+      args: [env.binScript, tool.id, ...argv],
+      cwd: workdir.dir,
+      env: how.childVars,
+      file: process.execPath,
+      maxOutputBytes: env.settings.maxOutputBytes,
+      onStderrLine: progress && ((line) => progress(how.redact(stripAnsi(line)))),
+      prestarted,
+      signal: how.signal,
+      timeoutMs: tool.timeoutMs,
+    })
+  } finally {
+    clearInterval(ticker)
+    release()
+    // Refill only now: warming a worker while the command runs would compete with it for the CPU.
+    if (prestarted) env.workers.fill()
+  }
+
+  const commandLine = [env.config.bin, tool.displayId, ...argv].map((a, i) => (i < 2 ? a : quote(a))).join(' ')
+  const result = how.redact(toToolResult(outcome, {argv, commandLine, cwd: workdir.dir, id: tool.id, json: tool.json}, tool.timeoutMs))
+  // Whether a prewarmed worker ran it (diagnostics and benchmarks; the output is the same either way).
+  result._meta = {'oclif-plugin-mcp/run': {warm: prestarted !== undefined}}
+  return {cwd: workdir.dir, durationMs: outcome.durationMs, exitCode: outcome.exitCode ?? null, ran: !outcome.spawnError, result}
+}

@@ -1,0 +1,42 @@
+/**
+ * Secret values (of flags, args and environment variables whose names say they hold one) must never reach a
+ * result, an error message, a log line, a progress message or an audit record: they are replaced wherever they
+ * appear in text the server sends or writes.
+ */
+const SECRET_WORDS = new Set(['apikey', 'credential', 'credentials', 'key', 'passphrase', 'passwd', 'password', 'private', 'secret', 'token'])
+/** Shorter values are too likely to occur by chance ("1", "true") to be replaced everywhere. */
+const MIN_SECRET_LENGTH = 4
+export const REDACTED = '[REDACTED]'
+
+/** `api-key`, `--password`, `GITHUB_TOKEN`, `clientSecret`, `HEROKU_API_KEY` say they hold secrets; `keyboard` does not. */
+export function isSecretName(name: string): boolean {
+  const words = name
+    .replaceAll(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+  return words.some((word, i) => SECRET_WORDS.has(word) || (word === 'api' && words[i + 1] === 'key'))
+}
+
+/** Values of the environment's secret-named variables. */
+export function secretEnvValues(env: Readonly<Record<string, string | undefined>>): string[] {
+  return Object.entries(env)
+    .filter(([name, value]) => value !== undefined && isSecretName(name))
+    .map(([, value]) => value!)
+}
+
+export type Redact = <T>(value: T) => T
+
+/** Replaces every occurrence of the given secrets in strings, at any depth of a JSON-like value. */
+export function redactor(secrets: readonly string[]): Redact {
+  const values = [...new Set(secrets.filter((s) => s.length >= MIN_SECRET_LENGTH))].sort((a, b) => b.length - a.length)
+  if (values.length === 0) return (value) => value
+  const text = (s: string) => values.reduce((out, secret) => out.replaceAll(secret, REDACTED), s)
+  const deep = (value: unknown): unknown => {
+    if (typeof value === 'string') return text(value)
+    if (Array.isArray(value)) return value.map((item) => deep(item))
+    if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, deep(v)]))
+    return value
+  }
+
+  return <T>(value: T) => deep(value) as T
+}
