@@ -7,6 +7,7 @@ import {join, resolve} from 'node:path'
 export const ROOT = resolve(import.meta.dirname, '../..')
 export const TASKBOX_BIN = join(ROOT, 'examples/taskbox/bin/run.js')
 export const NOISY_PLUGIN = join(ROOT, 'test/fixtures/noisy-plugin')
+export const FAULTY_BIN = join(ROOT, 'test/fixtures/faulty-cli/bin/run.js')
 
 export type Era = 'legacy' | 'modern'
 
@@ -51,10 +52,10 @@ function isAlive(pid: number): boolean {
   }
 }
 
-/** Starts `taskbox mcp stdio ARGS` under the official client, in the given era. */
-export async function connectTaskbox(options: {args?: string[]; cwd: string; env: Record<string, string>; era: Era}): Promise<Connected> {
+/** Starts `taskbox mcp stdio ARGS` (or another CLI's, given its `bin` script) under the official client, in the given era. */
+export async function connectTaskbox(options: {args?: string[]; bin?: string; cwd: string; env: Record<string, string>; era: Era}): Promise<Connected> {
   const transport = new StdioClientTransport({
-    args: [TASKBOX_BIN, 'mcp', 'stdio', ...(options.args ?? [])],
+    args: [options.bin ?? TASKBOX_BIN, 'mcp', 'stdio', ...(options.args ?? [])],
     command: process.execPath,
     cwd: options.cwd,
     env: options.env,

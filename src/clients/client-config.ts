@@ -1,0 +1,43 @@
+import type {Launch} from './launch.js'
+
+import {claudeAddCommand, type ClientId, CLIENTS, configSnippet, type Place} from './clients.js'
+import {updateConfigFile, type WriteOutcome} from './config-file.js'
+import {mergeJsonServer} from './json-config.js'
+import {upsertTomlServer} from './toml-config.js'
+
+/** What one client needs to launch this CLI's stdio server. */
+export interface ClientSetup {
+  /** For Claude Code: the `claude mcp add` line. */
+  addCommand?: string
+  client: ClientId
+  /** The entry as the client's file holds it (for Codex, the keys of its TOML table). */
+  entry: Record<string, unknown>
+  label: string
+  /** The client's config file on this machine, for this directory. */
+  path: string
+  /** The text to paste into that file: JSON with its enclosing object, or the TOML table. */
+  snippet: string
+}
+
+export function clientSetup(id: ClientId, name: string, launch: Launch, place: Place): ClientSetup {
+  const client = CLIENTS[id]
+  return {
+    ...(id === 'claude-code' ? {addCommand: claudeAddCommand(name, launch, place.platform)} : {}),
+    client: id,
+    entry: client.entry(launch),
+    label: client.label,
+    path: client.configPath(place),
+    snippet: configSnippet(client, name, launch),
+  }
+}
+
+/**
+ * Merges the server into the client's config file at `path`: only the entry named `name` is added or updated, a
+ * backup of the previous file is kept, and a file that cannot be read with certainty is refused untouched.
+ */
+export function writeClientConfig(id: ClientId, name: string, launch: Launch, path: string): Promise<WriteOutcome> {
+  const client = CLIENTS[id]
+  return updateConfigFile(path, (text) =>
+    client.format === 'toml' ? upsertTomlServer(text, name, launch) : mergeJsonServer(text, client.serversKey, name, client.entry(launch)),
+  )
+}

@@ -1,0 +1,107 @@
+import {homedir} from 'node:os'
+import {join} from 'node:path'
+
+import type {Launch} from './launch.js'
+
+import {tomlTable} from './toml-config.js'
+
+export const CLIENT_IDS = ['claude-code', 'claude-desktop', 'cursor', 'vscode', 'codex'] as const
+export type ClientId = (typeof CLIENT_IDS)[number]
+
+/** Where the machine keeps things; passed in so tests and other platforms can be described without touching them. */
+export interface Place {
+  cwd: string
+  env: NodeJS.ProcessEnv
+  home: string
+  platform: NodeJS.Platform
+}
+
+export function currentPlace(): Place {
+  return {cwd: process.cwd(), env: process.env, home: homedir(), platform: process.platform}
+}
+
+interface ClientBase {
+  configPath(place: Place): string
+  /** The server entry (for TOML, the keys of its table). */
+  entry(launch: Launch): Record<string, unknown>
+  id: ClientId
+  label: string
+}
+
+/** One MCP client: its config file, the format of that file, and the entry that launches a stdio server. */
+export type ClientSpec =
+  | (ClientBase & {format: 'json'; /** The JSON object holding the servers, by name. */ serversKey: 'mcpServers' | 'servers'})
+  | (ClientBase & {format: 'toml'})
+
+const plainEntry = (launch: Launch) => ({command: launch.command, args: launch.args})
+const typedEntry = (launch: Launch) => ({type: 'stdio', command: launch.command, args: launch.args})
+
+function desktopConfigDir(place: Place): string {
+  if (place.platform === 'darwin') return join(place.home, 'Library', 'Application Support', 'Claude')
+  if (place.platform === 'win32') return join(place.env.APPDATA ?? join(place.home, 'AppData', 'Roaming'), 'Claude')
+  return join(place.env.XDG_CONFIG_HOME || join(place.home, '.config'), 'Claude')
+}
+
+export const CLIENTS: Record<ClientId, ClientSpec> = {
+  'claude-code': {
+    configPath: (place) => join(place.cwd, '.mcp.json'),
+    entry: typedEntry,
+    format: 'json',
+    id: 'claude-code',
+    label: 'Claude Code',
+    serversKey: 'mcpServers',
+  },
+  'claude-desktop': {
+    configPath: (place) => join(desktopConfigDir(place), 'claude_desktop_config.json'),
+    entry: plainEntry,
+    format: 'json',
+    id: 'claude-desktop',
+    label: 'Claude Desktop',
+    serversKey: 'mcpServers',
+  },
+  codex: {
+    configPath: (place) => join(place.env.CODEX_HOME || join(place.home, '.codex'), 'config.toml'),
+    entry: plainEntry,
+    format: 'toml',
+    id: 'codex',
+    label: 'Codex',
+  },
+  cursor: {
+    configPath: (place) => join(place.home, '.cursor', 'mcp.json'),
+    entry: plainEntry,
+    format: 'json',
+    id: 'cursor',
+    label: 'Cursor',
+    serversKey: 'mcpServers',
+  },
+  vscode: {
+    configPath: (place) => join(place.cwd, '.vscode', 'mcp.json'),
+    entry: typedEntry,
+    format: 'json',
+    id: 'vscode',
+    label: 'VS Code',
+    serversKey: 'servers',
+  },
+}
+
+/** A word a POSIX shell (or, on Windows, cmd) reads back as itself. */
+export function shellQuote(word: string, platform: NodeJS.Platform = process.platform): string {
+  if (/^[\w./:=@%+,-]+$/.test(word)) return word
+  return platform === 'win32' ? `"${word.replaceAll('"', '""')}"` : `'${word.replaceAll("'", String.raw`'\''`)}'`
+}
+
+/** The `claude mcp add` line that registers the server with Claude Code. */
+export function claudeAddCommand(name: string, launch: Launch, platform: NodeJS.Platform = process.platform): string {
+  return ['claude', 'mcp', 'add', name, '--', launch.command, ...launch.args].map((w) => shellQuote(w, platform)).join(' ')
+}
+
+/** What a person pastes into the client's config file: the entry inside its enclosing object, or the TOML table. */
+export function configSnippet(client: ClientSpec, name: string, launch: Launch): string {
+  if (client.format === 'toml') return tomlTable(name, launch).trimEnd()
+  return JSON.stringify({[client.serversKey]: {[name]: client.entry(launch)}}, null, 2)
+}
+
+/** A server name every client accepts, and a bare TOML key: letters, digits, `_` and `-`. */
+export function checkServerName(name: string): string | undefined {
+  return /^[\w-]{1,64}$/.test(name) ? undefined : `The server name "${name}" may only contain letters, digits, "_" and "-" (at most 64).`
+}

@@ -1,0 +1,106 @@
+import type {Config} from '@oclif/core'
+
+import {accessSync, constants, closeSync, openSync, readSync, realpathSync, statSync} from 'node:fs'
+import {delimiter, extname, isAbsolute, join, resolve, sep} from 'node:path'
+
+import {hostBinScript} from '../tools/child-env.js'
+
+/** How an MCP client starts this CLI's stdio server: an executable and its arguments, no shell. */
+export interface Launch {
+  args: string[]
+  command: string
+}
+
+/** The `mcp stdio` flags an entry passes on (the rest keep their defaults). */
+export interface StdioOptions {
+  cwd?: string
+  exclude?: string[]
+  maxBytes?: number
+  maxTools?: number
+  profile?: string
+  readOnly?: boolean
+  tools?: string[]
+}
+
+/** `mcp stdio` and its flags, spelled the way this CLI parses them (a `:` separated CLI needs `mcp:stdio`). */
+export function stdioArgs(config: Pick<Config, 'topicSeparator'>, options: StdioOptions): string[] {
+  return [
+    ...(config.topicSeparator === ' ' ? ['mcp', 'stdio'] : ['mcp:stdio']),
+    ...(options.cwd ? ['--cwd', resolve(options.cwd)] : []),
+    ...(options.profile ? ['--profile', options.profile] : []),
+    ...(options.readOnly ? ['--read-only'] : []),
+    ...(options.tools ?? []).flatMap((t) => ['--tools', t]),
+    ...(options.exclude ?? []).flatMap((e) => ['--exclude', e]),
+    ...(options.maxTools === undefined ? [] : ['--max-tools', String(options.maxTools)]),
+    ...(options.maxBytes === undefined ? [] : ['--max-bytes', String(options.maxBytes)]),
+  ]
+}
+
+function isInside(root: string, file: string): boolean {
+  return file === root || file.startsWith(root.endsWith(sep) ? root : root + sep)
+}
+
+function isExecutableFile(file: string): boolean {
+  try {
+    if (!statSync(file).isFile()) return false
+    if (process.platform !== 'win32') accessSync(file, constants.X_OK)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/**
+ * The CLI's own executable on PATH: a file named like the bin whose real path lies inside the CLI's package
+ * (`/usr/local/bin/mycli` → `…/node_modules/mycli/bin/run.js`), so a same-named stranger is never picked.
+ */
+export function binOnPath(config: Pick<Config, 'bin' | 'root'>, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const root = realpathSync(config.root)
+  const extensions = process.platform === 'win32' ? ['', ...(env.PATHEXT ?? '.COM;.EXE;.BAT;.CMD').split(';')] : ['']
+  for (const dir of (env.PATH ?? '').split(delimiter)) {
+    if (!dir || !isAbsolute(dir)) continue
+    for (const ext of extensions) {
+      const file = join(dir, config.bin + ext.toLowerCase())
+      if (isExecutableFile(file) && isInside(root, realpathSync(file))) return file
+    }
+  }
+
+  return undefined
+}
+
+/** The first line of a file when it is a `#!` line. */
+function shebangOf(file: string): string | undefined {
+  const buffer = Buffer.alloc(256)
+  let fd: number | undefined
+  try {
+    fd = openSync(file, 'r')
+    const line = buffer.subarray(0, readSync(fd, buffer, 0, buffer.length, 0)).toString('utf8').split('\n')[0]
+    return line.startsWith('#!') ? line.slice(2).trim() : undefined
+  } catch {
+    return undefined
+  } finally {
+    if (fd !== undefined) closeSync(fd)
+  }
+}
+
+/**
+ * A script Node runs without options: `#!/usr/bin/env node`, `#!/…/node`, or a .js/.mjs/.cjs file without a `#!`
+ * line. Such a script is launched as `<this node> <script>`: hosts like Claude Desktop start servers with a minimal
+ * PATH where `env node` finds no Node (or another one). Anything else (a shell wrapper of a standalone install
+ * that ships its own Node, a shebang with options, a native binary) is launched as it is.
+ */
+function isPlainNodeScript(file: string): boolean {
+  const shebang = shebangOf(file)
+  if (shebang === undefined) return ['.cjs', '.js', '.mjs'].includes(extname(file))
+  return /^(?:\S*\/env\s+node|\S*\/node)$/.test(shebang)
+}
+
+/**
+ * How to start this CLI from an MCP client, as absolute paths resolved now. The CLI's executable on PATH is
+ * preferred (it survives upgrades that move files inside the package), else the package's bin script.
+ */
+export function resolveLaunch(config: Config, options: StdioOptions, env: NodeJS.ProcessEnv = process.env): Launch {
+  const executable = binOnPath(config, env) ?? hostBinScript(config)
+  const args = stdioArgs(config, options)
+  return isPlainNodeScript(executable) ? {args: [executable, ...args], command: process.execPath} : {args, command: executable}
+}

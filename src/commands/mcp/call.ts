@@ -1,0 +1,62 @@
+import type {CallToolResult} from '@modelcontextprotocol/server'
+
+import {Args, Command, Flags} from '@oclif/core'
+
+import {ConfigError} from '../../config.js'
+import {projectionFlags, serverFlags} from '../../flags.js'
+import {CallRequestError, callToolInProcess, readToolArguments, resultText} from '../../mcp/call-tool.js'
+import {prepareServer} from '../../mcp/plan.js'
+import {killRunningCommands} from '../../tools/runner.js'
+
+export default class McpCall extends Command {
+  static summary = 'Call one MCP tool of this CLI and print its result.'
+  static description = `Runs one tool exactly as "mcp stdio" and "mcp serve" would: the same tools, argument validation, capability boundary and results, through an in-process server and the official MCP client. Useful to try a tool, or to script one without an MCP host.
+
+Arguments are a JSON object, from --args or, when --args is absent and standard input is not a terminal, from standard input. Prints the result's text (on stderr when it is an error); with --json, the whole CallToolResult. Exits 1 when the result is an error (isError). An unknown tool, or arguments that are not a JSON object, are refused before anything runs.`
+  static enableJsonFlag = true
+  static args = {
+    tool: Args.string({description: 'Tool name, as "mcp tools" lists it (e.g. tasks_add, find_commands).', required: true}),
+  }
+  static examples = [
+    {command: `<%= config.bin %> <%= command.id %> cli_info`, description: 'A built-in tool, no arguments'},
+    {command: `<%= config.bin %> <%= command.id %> find_commands --args '{"query": "list"}'`, description: 'Search the commands'},
+    {command: `echo '{"query": "delete"}' | <%= config.bin %> <%= command.id %> find_commands --json`, description: 'Arguments from standard input; the raw CallToolResult as JSON'},
+  ]
+  static flags = {
+    ...serverFlags,
+    ...projectionFlags,
+    args: Flags.string({description: 'The tool\'s arguments as a JSON object (default: standard input when piped, else none).'}),
+  }
+
+  async run(): Promise<CallToolResult> {
+    const {args, flags} = await this.parse(McpCall)
+    let prepared
+    try {
+      prepared = prepareServer(this.config, flags)
+    } catch (error) {
+      if (error instanceof ConfigError) this.error(error.message, {exit: 2})
+      throw error
+    }
+
+    let result: CallToolResult
+    try {
+      result = await callToolInProcess(prepared.plan, args.tool, await readToolArguments(flags.args))
+    } catch (error) {
+      if (error instanceof CallRequestError) this.error(error.message, {code: error.code, exit: 2, suggestions: error.suggestions})
+      throw error
+    } finally {
+      prepared.plan.call.workers.close()
+      killRunningCommands()
+      await prepared.workdir.dispose()
+    }
+
+    if (result.isError) {
+      process.exitCode = 1
+      if (!this.jsonEnabled()) this.logToStderr(resultText(result))
+    } else {
+      this.log(resultText(result))
+    }
+
+    return result
+  }
+}

@@ -1,0 +1,161 @@
+import {afterAll, afterEach, beforeAll, describe, expect, it} from '@jest/globals'
+import {mkdirSync, readdirSync, readFileSync, writeFileSync} from 'node:fs'
+import {join} from 'node:path'
+
+import type {ClientSetup} from '../../src/clients/client-config.js'
+
+import {plain, runTaskbox, stopAll} from '../helpers/run-cli.js'
+import {scratch, TASKBOX_BIN, taskboxEnv} from '../helpers/taskbox.js'
+
+interface Report {
+  clients: ClientSetup[]
+  launch: {args: string[]; command: string}
+  name: string
+  written?: {backup: null | string; path: string; status: string}
+}
+
+const space = scratch('mcp-config-')
+const home = join(space.dir, 'home')
+const project = join(space.dir, 'project')
+const env = taskboxEnv(home)
+const config = (args: string[], cwd = project) => runTaskbox(['mcp', 'config', ...args], {cwd, env})
+const report = async (args: string[]) => {
+  const ran = await config([...args, '--json'])
+  expect(ran.code).toBe(0)
+  return JSON.parse(ran.stdout) as Report
+}
+
+const LAUNCH = [TASKBOX_BIN, 'mcp', 'stdio']
+
+beforeAll(() => mkdirSync(project))
+afterEach(() => stopAll())
+afterAll(() => space.cleanup())
+
+describe('mcp config: what each client gets', () => {
+  it('launches the bin script with this Node, by absolute paths, under the bin name', async () => {
+    const found = await report(['--client', 'cursor'])
+    expect(found.name).toBe('taskbox')
+    expect(found.launch).toEqual({args: LAUNCH, command: process.execPath})
+  })
+
+  it.each([
+    ['cursor', join(home, '.cursor/mcp.json'), {mcpServers: {taskbox: {command: process.execPath, args: LAUNCH}}}],
+    ['claude-desktop', join(home, 'config/Claude/claude_desktop_config.json'), {mcpServers: {taskbox: {command: process.execPath, args: LAUNCH}}}],
+    ['vscode', join(project, '.vscode/mcp.json'), {servers: {taskbox: {type: 'stdio', command: process.execPath, args: LAUNCH}}}],
+    ['claude-code', join(project, '.mcp.json'), {mcpServers: {taskbox: {type: 'stdio', command: process.execPath, args: LAUNCH}}}],
+  ])('%s: stdout is exactly the JSON for %s', async (client, path, expected) => {
+    const ran = await config(['--client', client])
+    expect(ran.code).toBe(0)
+    const printed = client === 'claude-code' ? ran.stdout.slice(ran.stdout.indexOf('\n') + 1) : ran.stdout
+    expect(JSON.parse(printed)).toEqual(expected)
+    expect(ran.stderr).toContain(path)
+    if (client === 'claude-code') expect(ran.stdout.split('\n')[0]).toBe(`claude mcp add taskbox -- ${process.execPath} ${TASKBOX_BIN} mcp stdio`)
+  })
+
+  it('codex: stdout is the TOML table', async () => {
+    const ran = await config(['--client', 'codex'])
+    expect(ran.code).toBe(0)
+    expect(ran.stdout).toBe(`[mcp_servers.taskbox]\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${LAUNCH.map((a) => JSON.stringify(a)).join(', ')}]\n`)
+    expect(ran.stderr).toContain(join(home, '.codex/config.toml'))
+  })
+
+  it('without --client: every client', async () => {
+    const found = await report([])
+    expect(found.clients.map((c) => c.client)).toEqual(['claude-code', 'claude-desktop', 'cursor', 'vscode', 'codex'])
+  })
+
+  it('passes --cwd (absolute), --read-only, --tools, --exclude and --name on', async () => {
+    const found = await report(['--client', 'vscode', '--cwd', '.', '--read-only', '--tools', 'tasks', '--exclude', 'sync', '--name', 'tb-ro'])
+    const args = [...LAUNCH, '--cwd', project, '--read-only', '--tools', 'tasks', '--exclude', 'sync']
+    expect(found.launch.args).toEqual(args)
+    expect(JSON.parse(found.clients[0].snippet)).toEqual({servers: {'tb-ro': {type: 'stdio', command: process.execPath, args}}})
+  })
+
+  it.each([
+    {args: ['--profile', 'nope'], message: 'No MCP profile named "nope"'},
+    {args: ['--name', 'bad name'], message: 'may only contain letters, digits'},
+    {args: ['--write'], message: '--client'},
+  ])('refuses $args', async ({args, message}) => {
+    const ran = await config(args)
+    expect(ran.code).not.toBe(0)
+    expect(plain(ran.stderr)).toContain(message)
+  })
+})
+
+describe('mcp config --write', () => {
+  const other = {command: 'other-cli', args: ['serve'], env: {TOKEN: 'x'}}
+
+  it('merges into an existing JSON file: other servers stay, a backup is kept, a second run changes nothing', async () => {
+    const dir = join(space.dir, 'cursor')
+    mkdirSync(dir)
+    const path = join(dir, 'mcp.json')
+    const before = JSON.stringify({mcpServers: {other}}, null, 2)
+    writeFileSync(path, before)
+
+    const first = await config(['--client', 'cursor', '--write', '--config-path', path])
+    expect(first.code).toBe(0)
+    expect(first.stdout).toMatch(/^Added "taskbox" in Cursor's .+mcp\.json \(previous version kept as .+\.bak\)\n$/)
+    expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual({mcpServers: {other, taskbox: {command: process.execPath, args: LAUNCH}}})
+    const backups = readdirSync(dir).filter((f) => f.endsWith('.bak'))
+    expect(backups).toHaveLength(1)
+    expect(readFileSync(join(dir, backups[0]), 'utf8')).toBe(before)
+
+    const second = await config(['--client', 'cursor', '--write', '--config-path', path])
+    expect(second.stdout).toMatch(/^Already up to date: "taskbox"/)
+    expect(readdirSync(dir).filter((f) => f.endsWith('.bak'))).toHaveLength(1)
+  })
+
+  it('writes the project files of Claude Code and VS Code in the current directory', async () => {
+    const dir = join(space.dir, 'workspace')
+    mkdirSync(join(dir, '.vscode'), {recursive: true})
+    writeFileSync(join(dir, '.vscode/mcp.json'), JSON.stringify({inputs: [], servers: {other: {type: 'stdio', ...other}}}))
+    expect((await config(['--client', 'vscode', '--write'], dir)).code).toBe(0)
+    expect((await config(['--client', 'claude-code', '--write'], dir)).code).toBe(0)
+    expect(JSON.parse(readFileSync(join(dir, '.vscode/mcp.json'), 'utf8'))).toEqual({
+      inputs: [],
+      servers: {other: {type: 'stdio', ...other}, taskbox: {type: 'stdio', command: process.execPath, args: LAUNCH}},
+    })
+    expect(JSON.parse(readFileSync(join(dir, '.mcp.json'), 'utf8'))).toEqual({mcpServers: {taskbox: {type: 'stdio', command: process.execPath, args: LAUNCH}}})
+  })
+
+  it("writes Claude Desktop's file under the config home when there is none yet", async () => {
+    const report = JSON.parse((await config(['--client', 'claude-desktop', '--write', '--json'])).stdout) as Report
+    expect(report.written).toEqual({backup: null, path: join(home, 'config/Claude/claude_desktop_config.json'), status: 'added'})
+    expect(JSON.parse(readFileSync(report.written!.path, 'utf8')).mcpServers.taskbox.command).toBe(process.execPath)
+  })
+
+  it("adds Codex's TOML table after the rest, then replaces only its own command and args", async () => {
+    const path = join(home, '.codex/config.toml')
+    mkdirSync(join(home, '.codex'), {recursive: true})
+    const before = 'model = "o3"\n\n[mcp_servers.other]\ncommand = "other-cli"\nargs = ["serve"]\n'
+    writeFileSync(path, before)
+    expect((await config(['--client', 'codex', '--write'])).code).toBe(0)
+    const added = readFileSync(path, 'utf8')
+    expect(added.startsWith(before)).toBe(true)
+    expect(added).toContain(`[mcp_servers.taskbox]\ncommand = ${JSON.stringify(process.execPath)}\n`)
+
+    writeFileSync(path, added.replace('[mcp_servers.taskbox]\n', '[mcp_servers.taskbox]\nstartup_timeout_sec = 30\n'))
+    expect((await config(['--client', 'codex', '--write', '--read-only'])).code).toBe(0)
+    const updated = readFileSync(path, 'utf8')
+    expect(updated.startsWith(before)).toBe(true)
+    expect(updated).toContain('startup_timeout_sec = 30')
+    expect(updated).toContain('"stdio", "--read-only"]')
+    expect(updated.match(/^command = /gm)).toHaveLength(2)
+  })
+
+  it.each([
+    {client: 'cursor', file: 'mcp.json', text: '{\n  // my servers\n  "mcpServers": {}\n}\n'},
+    {client: 'codex', file: 'config.toml', text: '[mcp_servers]\ntaskbox = {command = "x"}\n'},
+  ])('refuses a $client file it cannot safely edit, leaving it untouched', async ({client, file, text}) => {
+    const dir = join(space.dir, `refuse-${client}`)
+    mkdirSync(dir)
+    const path = join(dir, file)
+    writeFileSync(path, text)
+    const ran = await config(['--client', client, '--write', '--config-path', path])
+    expect(ran.code).toBe(1)
+    expect(plain(ran.stderr)).toContain(`Cannot update ${path}`)
+    expect(plain(ran.stderr)).toContain('The file was not changed')
+    expect(readFileSync(path, 'utf8')).toBe(text)
+    expect(readdirSync(dir)).toEqual([file])
+  })
+})
