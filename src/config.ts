@@ -37,6 +37,8 @@ export const authorConfigSchema = z.strictObject({
   docs: z.array(z.string().min(1)).optional(),
   env: envSchema.optional(),
   instructions: z.string().optional(),
+  /** "extend" (default): the author's instructions come first, then the generated ones; "replace": only the author's. */
+  instructionsMode: z.enum(['extend', 'replace']).optional(),
   maxOutputBytes: z.number().int().min(1024).optional(),
   omitFlags: z.array(z.string().min(1)).optional(),
   secretFlags: z.array(z.string().min(1)).optional(),

@@ -6,38 +6,20 @@ import {SUPPORTED_PROTOCOL_VERSIONS} from '@modelcontextprotocol/server'
 
 import type {ListedTool, ServerPlan} from './server.js'
 
+import {agentInstructions} from './instructions.js'
+
 import {parseAuthorConfig, resolveSettings, type ServerFlags, type Settings} from '../config.js'
 import {commandBuiltins} from '../tools/builtins/commands.js'
 import {docsBuiltins} from '../tools/builtins/docs.js'
 import {callEnvironment} from '../tools/call.js'
 import {capabilitiesBuiltin} from '../tools/builtins/capabilities.js'
 import {gatewayBuiltins} from '../tools/builtins/gateway.js'
-import {project, type Projection} from '../tools/projection.js'
+import {project} from '../tools/projection.js'
 import {buildRegistry} from '../tools/registry.js'
 import {DefaultWorkdir} from '../tools/workdir.js'
 
 /** The revisions the SDK serves: the 2026-07-28 (modern) era next to the 2025 (legacy) ones it lists. */
 export const PROTOCOL_REVISIONS: readonly string[] = ['2026-07-28', ...SUPPORTED_PROTOCOL_VERSIONS]
-
-function instructionsFor(config: Config, settings: Settings, projection: Projection): string {
-  const commands = [...projection.executable.values()]
-  const readOnly = commands.filter((t) => t.hints.readOnlyHint).length
-  const where = settings.defaultCwd ? `in ${settings.defaultCwd}` : 'in an empty private directory'
-  const unlisted = projection.gateway.length
-  const generated = [
-    `These tools run commands of the ${config.bin} CLI (${config.name} ${config.version}); each call starts the command in a fresh process.`,
-    `Pass "cwd" (an absolute directory path) to choose where a command runs; without it, commands run ${where}. Every result says which directory was used.`,
-    projection.readOnly
-      ? `Read-only mode: only the ${commands.length} read-only commands can run.`
-      : `${readOnly} of ${commands.length} commands are read-only (readOnlyHint); the others may change files or remote state, and those marked destructiveHint may delete things.`,
-    unlisted > 0
-      ? `${projection.band.length} commands are listed as tools; ${unlisted} more are reachable: find them with find_commands, get their definitionHash with describe_command, run them with run_command.`
-      : `All ${commands.length} commands are listed as tools.`,
-    `Calls time out after ${Math.round(settings.timeoutMs / 1000)} s and output is capped at ${Math.round(settings.maxOutputBytes / 1024)} KiB per stream.`,
-    'Use find_commands, list_commands and describe_command to explore, search_docs and read_doc for documentation, cli_info for versions, describe_capabilities for what this server exposes.',
-  ].join(' ')
-  return settings.author.instructions ? `${settings.author.instructions.trim()}\n\n${generated}` : generated
-}
 
 /** Builds what every server instance of this process shares: registry, projection, tools, where commands run. */
 export function buildServerPlan(config: Config, settings: Settings): {plan: ServerPlan; workdir: DefaultWorkdir} {
@@ -56,7 +38,7 @@ export function buildServerPlan(config: Config, settings: Settings): {plan: Serv
   const plan: ServerPlan = {
     call,
     info: {name: config.bin, version: config.version, ...(settings.author.title ? {title: settings.author.title} : {})},
-    instructions: instructionsFor(config, settings, projection),
+    instructions: agentInstructions(config, settings, projection),
     listed,
     projection,
     registry,

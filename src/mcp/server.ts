@@ -3,6 +3,7 @@ import * as z from 'zod'
 
 import type {BuiltinTool} from '../tools/builtins/tool.js'
 import type {Projection} from '../tools/projection.js'
+import type {AgentInstructions} from './instructions.js'
 import type {CommandTool, Registry} from '../tools/registry.js'
 
 import {BUILTIN_HINTS} from '../tools/builtins/tool.js'
@@ -17,7 +18,7 @@ export type ListedTool = {kind: 'builtin'; tool: BuiltinTool} | {kind: 'command'
 export interface ServerPlan {
   call: CallEnvironment
   info: {name: string; title?: string; version: string}
-  instructions: string
+  instructions: AgentInstructions
   /** Exactly what the factory registers, in order (describe_capabilities reports these names). */
   listed: readonly ListedTool[]
   projection: Projection
@@ -95,7 +96,17 @@ function registerBuiltin(server: McpServer, tool: BuiltinTool, era: Era): void {
 export function createServerFactory(plan: ServerPlan): (context?: {era?: Era}) => McpServer {
   return (context) => {
     const era = context?.era ?? 'legacy'
-    const server = new McpServer(plan.info, {capabilities: {logging: {}, tools: {listChanged: false}}, instructions: plan.instructions})
+    const server = new McpServer(plan.info, {
+      capabilities: {logging: {}, resources: {listChanged: false}, tools: {listChanged: false}},
+      instructions: plan.instructions.summary,
+    })
+    const {markdown, uri} = plan.instructions
+    server.registerResource(
+      'agent-instructions',
+      uri,
+      {description: `How to use ${plan.info.name} through this server`, mimeType: 'text/markdown', title: 'Agent instructions'},
+      (href) => ({contents: [{mimeType: 'text/markdown', text: markdown, uri: href.href}]}),
+    )
     for (const entry of plan.listed) {
       if (entry.kind === 'builtin') registerBuiltin(server, entry.tool, era)
       else registerCommandTool(server, entry.tool, plan.call, era)

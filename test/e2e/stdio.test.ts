@@ -55,6 +55,17 @@ describe.each<Era>(['legacy', 'modern'])('mcp stdio, %s era, official client', (
     expect(byName.get('report_weekly')?.annotations).toMatchObject({openWorldHint: false, readOnlyHint: true})
   })
 
+  it('offers agent instructions as the server instructions and as a resource', async () => {
+    expect(server.client.getInstructions()).toMatch(/^Taskbox keeps a task list/)
+    const {resources} = await server.client.listResources()
+    expect(resources.map((r) => r.uri)).toEqual(['taskbox://setup/agent-instructions'])
+    const {contents} = await server.client.readResource({uri: 'taskbox://setup/agent-instructions'})
+    const text = (contents[0] as {text: string}).text
+    expect(text).toContain('# Using taskbox through MCP')
+    expect(text).toContain('Taskbox keeps a task list')
+    expect(text).toContain('`taskbox tasks remove`')
+  })
+
   it('answers cli_info with the CLI and the protocol revisions', async () => {
     const info = structured(await call('cli_info'))
     expect(info).toMatchObject({bin: 'taskbox', version: '1.4.0'})

@@ -1,0 +1,88 @@
+import type {Config} from '@oclif/core'
+
+import type {Settings} from '../config.js'
+import type {Projection} from '../tools/projection.js'
+
+/** Agent instructions: the server's `instructions` and the `<bin>://setup/agent-instructions` resource. */
+export interface AgentInstructions {
+  /** The resource's Markdown. */
+  markdown: string
+  /** The short form sent in `instructions` (initialize / server/discover). */
+  summary: string
+  uri: string
+}
+
+const EXAMPLES = 6
+
+/** A URI scheme from the bin name: lowercase letters, digits, `+ . -`, starting with a letter. */
+function scheme(bin: string): string {
+  const cleaned = bin.toLowerCase().replaceAll(/[^a-z0-9+.-]+/g, '-')
+  return /^[a-z]/.test(cleaned) ? cleaned : `cli-${cleaned}`
+}
+
+/**
+ * Generated from the CLI's metadata: what the CLI is, how `cwd` works, what is read-only and what is not, how to
+ * reach commands that are not listed, and the limits. The author's `instructions` come first (or replace it all when
+ * `instructionsMode` is "replace").
+ */
+export function agentInstructions(config: Config, settings: Settings, projection: Projection): AgentInstructions {
+  const commands = [...projection.executable.values()]
+  const readOnly = commands.filter((t) => t.hints.readOnlyHint)
+  const destructive = commands.filter((t) => t.hints.destructiveHint)
+  const where = settings.defaultCwd ? `in ${settings.defaultCwd}` : 'in an empty private directory'
+  const unlisted = projection.gateway.length
+  const limits = `Calls time out after ${Math.round(settings.timeoutMs / 1000)} s and output is capped at ${Math.round(settings.maxOutputBytes / 1024)} KiB per stream.`
+  const reach =
+    unlisted > 0
+      ? `${projection.band.length} commands are listed as tools; ${unlisted} more are reachable: find them with find_commands, get their definitionHash with describe_command, run them with run_command.`
+      : `All ${commands.length} commands are listed as tools.`
+  const safety = projection.readOnly
+    ? `Read-only mode: only the ${commands.length} read-only commands can run.`
+    : `${readOnly.length} of ${commands.length} commands are read-only (readOnlyHint); the others may change files or remote state, and those marked destructiveHint may delete things.`
+  const generated = [
+    `These tools run commands of the ${config.bin} CLI (${config.name} ${config.version}); each call starts the command in a fresh process.`,
+    `Pass "cwd" (an absolute directory path) to choose where a command runs; without it, commands run ${where}. Every result says which directory was used.`,
+    safety,
+    reach,
+    limits,
+    'Use find_commands, list_commands and describe_command to explore, search_docs and read_doc for documentation, cli_info for versions, describe_capabilities for what this server exposes.',
+  ].join(' ')
+  const own = settings.author.instructions?.trim()
+  const replace = settings.author.instructionsMode === 'replace' && own
+  const summary = replace ? own : own ? `${own}\n\n${generated}` : generated
+
+  const list = (tools: typeof commands) =>
+    tools.length === 0 ? '- (none)' : [...tools.slice(0, EXAMPLES).map((t) => `- \`${config.bin} ${t.displayId}\` — ${t.summary}`), ...(tools.length > EXAMPLES ? [`- … and ${tools.length - EXAMPLES} more`] : [])].join('\n')
+  const markdown = replace
+    ? `${own}\n`
+    : [
+        `# Using ${config.bin} through MCP`,
+        ...(own ? ['', own] : []),
+        '',
+        `${config.name} ${config.version}. Each tool call runs one ${config.bin} command in a fresh process, with closed input (a command that asks a question fails instead of waiting), no colours, and the update and telemetry checks off.`,
+        '',
+        '## Where commands run',
+        '',
+        `Give every call a \`cwd\`: the absolute path of an existing directory. Without it, commands run ${where}, never in the server's own directory. The result says which directory was used.`,
+        '',
+        '## Read-only and mutating commands',
+        '',
+        safety,
+        '',
+        'Read-only, for example:',
+        list(readOnly),
+        '',
+        'Destructive, for example (ask before running these):',
+        list(destructive),
+        '',
+        '## Commands that are not listed',
+        '',
+        reach,
+        '',
+        '## Limits',
+        '',
+        `${limits} Pass an \`idempotencyKey\` when a retry must not run a command twice.`,
+        '',
+      ].join('\n')
+  return {markdown, summary, uri: `${scheme(config.bin)}://setup/agent-instructions`}
+}
