@@ -33,6 +33,8 @@ export const profileSchema = z.strictObject({
 /** The `oclif.mcp` section of the host CLI's package.json. */
 export const authorConfigSchema = z.strictObject({
   commands: z.record(z.string().min(1), commandSettingsSchema).optional(),
+  /** Ask the person before every destructive command (where the client can ask); the --confirm-destructive default. */
+  confirmDestructive: z.boolean().optional(),
   defaultProfile: z.string().min(1).optional(),
   docs: z.array(z.string().min(1)).optional(),
   env: envSchema.optional(),
@@ -99,6 +101,7 @@ export interface Settings {
   /** Append mutating and destructive calls to the audit log. */
   audit: boolean
   author: AuthorConfig
+  confirmDestructive: boolean
   /** Directory commands run in when a call gives no `cwd`; undefined means a private empty directory. */
   defaultCwd?: string
   /** Command processes that may run at once. */
@@ -122,6 +125,7 @@ export const DEFAULT_MAX_BYTES = 32 * 1024
 /** The flags every server command shares (see src/flags.ts). */
 export interface ServerFlags {
   audit?: boolean
+  'confirm-destructive'?: boolean
   cwd?: string
   exclude?: string[]
   'max-bytes'?: number
@@ -140,6 +144,7 @@ export function resolveSettings(author: AuthorConfig, flags: ServerFlags): Setti
   return {
     audit: flags.audit ?? true,
     author,
+    confirmDestructive: flags['confirm-destructive'] ?? author.confirmDestructive ?? false,
     defaultCwd: flags.cwd,
     maxConcurrency: flags['max-concurrency'] ?? availableParallelism(),
     maxOutputBytes: flags['max-output'] ?? author.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,

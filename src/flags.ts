@@ -7,6 +7,10 @@ export const serverFlags = {
     default: true,
     description: "Append every mutating or destructive call to the audit log in the CLI's data dir (--no-audit turns it off).",
   }),
+  'confirm-destructive': Flags.boolean({
+    allowNo: true,
+    description: 'Ask the person before a destructive command runs, where the client can ask (default: the CLI author\'s choice, else off).',
+  }),
   cwd: Flags.directory({description: 'Directory commands run in when a call gives no cwd (default: an empty private directory).', exists: true}),
   'max-concurrency': Flags.integer({description: 'Command processes that may run at once (default: the number of CPUs).', min: 1}),
   'max-output': Flags.integer({description: 'Bytes of stdout and of stderr kept per call (default 1 MiB).', min: 1024}),

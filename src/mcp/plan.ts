@@ -37,6 +37,7 @@ export function buildServerPlan(config: Config, settings: Settings): {plan: Serv
   listed.push(...builtins.map((tool) => ({kind: 'builtin' as const, tool})), ...projection.band.map((tool) => ({kind: 'command' as const, tool})))
   const plan: ServerPlan = {
     call,
+    confirmDestructive: settings.confirmDestructive,
     info: {name: config.bin, version: config.version, ...(settings.author.title ? {title: settings.author.title} : {})},
     instructions: agentInstructions(config, settings, projection),
     listed,

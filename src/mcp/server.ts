@@ -3,7 +3,10 @@ import * as z from 'zod'
 
 import type {BuiltinTool} from '../tools/builtins/tool.js'
 import type {Projection} from '../tools/projection.js'
+import type {ToolResult} from '../tools/result.js'
 import type {AgentInstructions} from './instructions.js'
+
+import {askChannel, confirmDestructive} from './confirm.js'
 import type {CommandTool, Registry} from '../tools/registry.js'
 
 import {BUILTIN_HINTS} from '../tools/builtins/tool.js'
@@ -17,6 +20,8 @@ export type ListedTool = {kind: 'builtin'; tool: BuiltinTool} | {kind: 'command'
 /** Everything the factory reads; built once per process, shared by every server instance and transport. */
 export interface ServerPlan {
   call: CallEnvironment
+  /** Ask the person before a destructive command runs (where the client can be asked). */
+  confirmDestructive: boolean
   info: {name: string; title?: string; version: string}
   instructions: AgentInstructions
   /** Exactly what the factory registers, in order (describe_capabilities reports these names). */
@@ -76,15 +81,25 @@ function callContext(ctx: HandlerContext, server: McpServer, era: Era): CallCont
 
 type Era = 'legacy' | 'modern'
 
-function registerCommandTool(server: McpServer, tool: CommandTool, call: CallEnvironment, era: Era): void {
+function registerCommandTool(server: McpServer, tool: CommandTool, plan: ServerPlan, transport: Transport): void {
+  const ask = plan.confirmDestructive && tool.hints.destructiveHint
   server.registerTool(
     tool.name,
     {annotations: tool.annotations, description: tool.description, inputSchema: schemaFor(tool.input.schema), title: tool.title},
-    (input, ctx) => guarded(tool.name, () => callCommandTool(tool, input as Record<string, unknown>, call, callContext(ctx, server, era))),
+    (input, ctx) =>
+      guarded(tool.name, async () => {
+        const args = input as Record<string, unknown>
+        if (ask) {
+          const answer = await confirmDestructive(tool, args, ctx, askChannel(ctx, server, transport.era, transport.http))
+          if (answer) return answer as ToolResult
+        }
+
+        return callCommandTool(tool, args, plan.call, callContext(ctx, server, transport.era))
+      }),
   )
 }
 
-function registerBuiltin(server: McpServer, tool: BuiltinTool, era: Era): void {
+function registerBuiltin(server: McpServer, tool: BuiltinTool, {era}: Transport): void {
   server.registerTool(
     tool.name,
     {annotations: {...(tool.hints ?? BUILTIN_HINTS), title: tool.title}, description: tool.description, inputSchema: schemaFor(tool.schema), title: tool.title},
@@ -93,9 +108,12 @@ function registerBuiltin(server: McpServer, tool: BuiltinTool, era: Era): void {
 }
 
 /** The one server factory both transports use: a fresh McpServer with every tool registered; cheap and I/O-free. */
-export function createServerFactory(plan: ServerPlan): (context?: {era?: Era}) => McpServer {
+/** What the factory learns about the request it builds a server for. */
+type Transport = {era: Era; http: boolean}
+
+export function createServerFactory(plan: ServerPlan): (context?: {era?: Era; requestInfo?: unknown}) => McpServer {
   return (context) => {
-    const era = context?.era ?? 'legacy'
+    const transport: Transport = {era: context?.era ?? 'legacy', http: context?.requestInfo !== undefined}
     const server = new McpServer(plan.info, {
       capabilities: {logging: {}, resources: {listChanged: false}, tools: {listChanged: false}},
       instructions: plan.instructions.summary,
@@ -108,8 +126,8 @@ export function createServerFactory(plan: ServerPlan): (context?: {era?: Era}) =
       (href) => ({contents: [{mimeType: 'text/markdown', text: markdown, uri: href.href}]}),
     )
     for (const entry of plan.listed) {
-      if (entry.kind === 'builtin') registerBuiltin(server, entry.tool, era)
-      else registerCommandTool(server, entry.tool, plan.call, era)
+      if (entry.kind === 'builtin') registerBuiltin(server, entry.tool, transport)
+      else registerCommandTool(server, entry.tool, plan, transport)
     }
 
     return server
