@@ -1,4 +1,4 @@
-import type {Config} from '@oclif/core'
+import type {Command, Config} from '@oclif/core'
 
 import {resolve} from 'node:path'
 
@@ -8,7 +8,7 @@ import type {ListedTool, ServerPlan} from './server.js'
 
 import {agentInstructions} from './instructions.js'
 
-import {parseAuthorConfig, resolveSettings, type ServerFlags, type Settings} from '../config.js'
+import {ConfigError, parseAuthorConfig, resolveSettings, type ServerFlags, type Settings} from '../config.js'
 import {commandBuiltins} from '../tools/builtins/commands.js'
 import {docsBuiltins} from '../tools/builtins/docs.js'
 import {callEnvironment} from '../tools/call.js'
@@ -55,4 +55,17 @@ export function prepareServer(config: Config, flags: ServerFlags): {plan: Server
   const author = parseAuthorConfig((config.pjson.oclif as {mcp?: unknown}).mcp)
   const settings = resolveSettings(author, {...flags, cwd: flags.cwd && resolve(flags.cwd)})
   return {...buildServerPlan(config, settings), settings}
+}
+
+/**
+ * prepareServer for a command: invalid author settings end the command with their message (exit 2), nothing
+ * half-started.
+ */
+export function prepareServerFor(command: Command, flags: ServerFlags): ReturnType<typeof prepareServer> {
+  try {
+    return prepareServer(command.config, flags)
+  } catch (error) {
+    if (error instanceof ConfigError) command.error(error.message, {exit: 2})
+    throw error
+  }
 }

@@ -2,10 +2,9 @@ import type {CallToolResult} from '@modelcontextprotocol/server'
 
 import {Args, Command, Flags} from '@oclif/core'
 
-import {ConfigError} from '../../config.js'
 import {projectionFlags, serverFlags} from '../../flags.js'
 import {CallRequestError, callToolInProcess, readToolArguments, resultText} from '../../mcp/call-tool.js'
-import {prepareServer} from '../../mcp/plan.js'
+import {prepareServerFor} from '../../mcp/plan.js'
 import {killRunningCommands} from '../../tools/runner.js'
 
 export default class McpCall extends Command {
@@ -30,13 +29,7 @@ Arguments are a JSON object, from --args or, when --args is absent and standard 
 
   async run(): Promise<CallToolResult> {
     const {args, flags} = await this.parse(McpCall)
-    let prepared
-    try {
-      prepared = prepareServer(this.config, flags)
-    } catch (error) {
-      if (error instanceof ConfigError) this.error(error.message, {exit: 2})
-      throw error
-    }
+    const prepared = prepareServerFor(this, flags)
 
     let result: CallToolResult
     try {

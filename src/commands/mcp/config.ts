@@ -5,9 +5,8 @@ import {type ClientSetup, clientSetup, writeClientConfig} from '../../clients/cl
 import {checkServerName, CLIENT_IDS, currentPlace} from '../../clients/clients.js'
 import {ClientConfigError, type WriteOutcome} from '../../clients/config-file.js'
 import {type Launch, resolveLaunch} from '../../clients/launch.js'
-import {ConfigError} from '../../config.js'
 import {projectionFlags, serverFlags} from '../../flags.js'
-import {prepareServer} from '../../mcp/plan.js'
+import {prepareServerFor} from '../../mcp/plan.js'
 
 interface ConfigResult {
   clients: ClientSetup[]
@@ -45,13 +44,8 @@ The command is this CLI's executable on PATH when it resolves into this CLI's pa
     const name = flags.name ?? this.config.bin
     const badName = checkServerName(name)
     if (badName) this.error(badName, {exit: 2})
-    try {
-      // The same checks `mcp stdio` makes at start-up, so a client is never given a server that refuses to start.
-      await prepareServer(this.config, flags).workdir.dispose()
-    } catch (error) {
-      if (error instanceof ConfigError) this.error(error.message, {exit: 2})
-      throw error
-    }
+    // The same checks `mcp stdio` makes at start-up, so a client is never given a server that refuses to start.
+    await prepareServerFor(this, flags).workdir.dispose()
 
     const launch = resolveLaunch(this.config, {...flags, maxBytes: flags['max-bytes'], maxTools: flags['max-tools'], readOnly: flags['read-only']})
     const place = currentPlace()

@@ -1,10 +1,9 @@
 import {Command, Flags} from '@oclif/core'
 
-import {ConfigError} from '../../config.js'
 import {projectionFlags, serverFlags} from '../../flags.js'
 import {checkBind} from '../../mcp/http/guards.js'
 import {serveOnHttp} from '../../mcp/http/server.js'
-import {prepareServer, PROTOCOL_REVISIONS} from '../../mcp/plan.js'
+import {prepareServerFor, PROTOCOL_REVISIONS} from '../../mcp/plan.js'
 
 export default class McpServe extends Command {
   static summary = "Serve this CLI's commands as MCP tools over Streamable HTTP."
@@ -34,13 +33,7 @@ It listens on 127.0.0.1 only, unless --allow-remote is given together with a bea
     const bind = checkBind(flags.host, flags['allow-remote'], token)
     if (!bind.ok) this.error(bind.message, {exit: 1})
 
-    let prepared
-    try {
-      prepared = prepareServer(this.config, flags)
-    } catch (error) {
-      if (error instanceof ConfigError) this.error(error.message, {exit: 2})
-      throw error
-    }
+    const prepared = prepareServerFor(this, flags)
 
     const serving = await serveOnHttp(prepared.plan, {
       allowedHosts: flags['allowed-host'] ?? [],

@@ -1,8 +1,7 @@
 import {Command} from '@oclif/core'
 
-import {ConfigError} from '../../config.js'
 import {projectionFlags, serverFlags} from '../../flags.js'
-import {prepareServer} from '../../mcp/plan.js'
+import {prepareServerFor} from '../../mcp/plan.js'
 import {createServerFactory} from '../../mcp/server.js'
 import {serveOnStdio} from '../../mcp/stdio.js'
 import {claimStdout} from '../../mcp/stdout-guard.cjs'
@@ -26,13 +25,7 @@ stdout carries protocol messages only: anything else printed by hooks or plugins
   async run(): Promise<void> {
     const protocolOut = claimStdout()
     const {flags} = await this.parse(McpStdio)
-    let prepared
-    try {
-      prepared = prepareServer(this.config, flags)
-    } catch (error) {
-      if (error instanceof ConfigError) this.error(error.message, {exit: 2})
-      throw error
-    }
+    const prepared = prepareServerFor(this, flags)
 
     const serving = serveOnStdio(createServerFactory(prepared.plan), protocolOut)
     const {workers} = prepared.plan.call

@@ -1,9 +1,8 @@
 import {Command} from '@oclif/core'
 
-import {ConfigError} from '../../config.js'
 import {projectionFlags, serverFlags} from '../../flags.js'
 import {formatInventory, type Inventory, takeInventory} from '../../mcp/inventory.js'
-import {prepareServer} from '../../mcp/plan.js'
+import {prepareServerFor} from '../../mcp/plan.js'
 
 export default class McpTools extends Command {
   static summary = 'Show the tools an MCP server of this CLI would expose.'
@@ -21,13 +20,7 @@ HINTS: "ro" read-only or "rw" may change state, then "destructive", "idempotent"
 
   async run(): Promise<Inventory> {
     const {flags} = await this.parse(McpTools)
-    let prepared
-    try {
-      prepared = prepareServer(this.config, flags)
-    } catch (error) {
-      if (error instanceof ConfigError) this.error(error.message, {exit: 2})
-      throw error
-    }
+    const prepared = prepareServerFor(this, flags)
 
     const inventory = takeInventory(prepared.plan)
     await prepared.workdir.dispose()
