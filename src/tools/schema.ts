@@ -44,7 +44,12 @@ export function toJsonSchema(schema: z.ZodType, target: 'draft-07' | 'draft-2020
   if (!byTarget) converted.set(schema, (byTarget = new Map()))
   let json = byTarget.get(target)
   if (!json) {
-    const raw = JSON.stringify(z.toJSONSchema(schema, {io: 'input', target}), (key, value) => (SAFE_INTEGER_BOUNDS[key] === value ? undefined : value))
+    const raw = JSON.stringify(z.toJSONSchema(schema, {io: 'input', target}), (key, value: unknown) => {
+      if (SAFE_INTEGER_BOUNDS[key] === value) return undefined
+      // An open record says so plainly (`true`), rather than with a schema that constrains nothing (`{}`).
+      if (key === 'additionalProperties' && value && typeof value === 'object' && Object.keys(value).length === 0) return true
+      return value
+    })
     json = JSON.parse(raw) as Record<string, unknown>
     byTarget.set(target, json)
   }
