@@ -66,11 +66,18 @@ describe('mcp serve: the endpoint, both eras, over real HTTP', () => {
     expect(call.json.result.structuredContent.bin).toBe('taskbox')
   })
 
+  it('streams to a 2026-07-28 client that accepts only an event stream', async () => {
+    const call = await post(server.url, {id: 5, jsonrpc: '2.0', method: 'tools/call', params: {arguments: {}, name: 'cli_info'}}, {headers: {Accept: 'text/event-stream'}, modern: true})
+    expect(call.status).toBe(200)
+    expect(call.headers.get('content-type')).toContain('text/event-stream')
+    expect(call.json.result.structuredContent.bin).toBe('taskbox')
+  })
+
   it.each([
     ['legacy', false],
     ['modern', true],
   ])('answers an unknown method with -32601 (%s)', async (_era, modern) => {
-    const reply = await post(server.url, {id: 10, jsonrpc: '2.0', method: 'resources/list', params: {}}, {modern})
+    const reply = await post(server.url, {id: 10, jsonrpc: '2.0', method: 'prompts/list', params: {}}, {modern})
     expect(reply.json.error.code).toBe(-32_601)
   })
 

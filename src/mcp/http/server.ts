@@ -41,6 +41,11 @@ function refuse(res: ServerResponse, result: GuardResult & {ok: false}): void {
   sendJson(res, result.status, {error: {code: -32_000, data: {code: result.code}, message: result.message}, id: null, jsonrpc: '2.0'}, result.headers)
 }
 
+function acceptsOnlyStream(accept: null | string): boolean {
+  const types = (accept ?? '').split(',').map((t) => t.split(';')[0].trim().toLowerCase())
+  return types.includes('text/event-stream') && !types.some((t) => t === 'application/json' || t === '*/*' || t === 'application/*')
+}
+
 function firstRefusal(...results: GuardResult[]): (GuardResult & {ok: false}) | undefined {
   return results.find((r): r is GuardResult & {ok: false} => !r.ok)
 }
@@ -55,18 +60,24 @@ function urlHost(host: string): string {
  */
 export async function serveOnHttp(plan: ServerPlan, options: HttpOptions): Promise<HttpServing> {
   const factory = createServerFactory(plan)
-  const handler = createMcpHandler(factory, {
-    legacy: 'reject',
+  const handlerOptions = {
+    legacy: 'reject' as const,
     maxRequestBodySize: MAX_BODY_BYTES,
-    onerror: (error) => process.env.DEBUG && process.stderr.write(`[mcp] ${error.message}\n`),
-  })
+    onerror: (error: Error) => process.env.DEBUG && process.stderr.write(`[mcp] ${error.message}\n`),
+  }
+  const handler = createMcpHandler(factory, handlerOptions)
+  // A client that accepts only an event stream gets one, even for an answer that would otherwise be plain JSON.
+  const streaming = createMcpHandler(factory, {...handlerOptions, responseMode: 'sse' as const})
   const legacy = legacyJsonFirst(factory)
   // 2025-era requests go to the JSON-first legacy path; everything else (2026-07-28 traffic, and every request the
   // SDK must refuse: bad content type, oversized or unreadable body, bad headers) to the SDK's handler.
   const mcp = toNodeHandler({
     async fetch(request) {
       const json = request.method === 'POST' && isJsonContentType(request.headers.get('content-type'))
-      if (!json || !(await isLegacyRequest(request, undefined, {maxRequestBodySize: MAX_BODY_BYTES}))) return handler.fetch(request)
+      if (!json || !(await isLegacyRequest(request, undefined, {maxRequestBodySize: MAX_BODY_BYTES}))) {
+        return (acceptsOnlyStream(request.headers.get('accept')) ? streaming : handler).fetch(request)
+      }
+
       const text = await request.clone().text()
       let body: unknown
       try {
@@ -158,7 +169,7 @@ export async function serveOnHttp(plan: ServerPlan, options: HttpOptions): Promi
       }
 
       killRunningCommands()
-      await handler.close()
+      await Promise.all([handler.close(), streaming.close()])
       server.closeAllConnections()
     },
     healthUrl: `${base}${HEALTH}`,
