@@ -8,7 +8,7 @@ import type {Projection} from '../projection.js'
 
 import {type CommandTool, definitionHash} from '../registry.js'
 
-import {errorResult} from '../result.js'
+import {errorResult, type ToolResult} from '../result.js'
 import {findExecutable, unknownCommandMessage} from '../projection.js'
 import {commandExamples, displayId, renderTemplate} from '../describe.js'
 import {toJsonSchema} from '../schema.js'
@@ -48,10 +48,12 @@ function flagInfo(flag: Command.Flag.Cached) {
 export function commandBuiltins(config: Config, projection: Projection, revisions: readonly string[]): BuiltinTool[] {
   const commands = [...projection.executable.values()]
   const inBand = new Set(projection.band)
+  let info: ToolResult | undefined
   const cliInfo: BuiltinTool = {
     description: `Facts about the ${config.bin} CLI this server runs: name, version, Node and @oclif/core versions, installed plugins, and the MCP protocol revisions served.`,
     handler() {
-      const data = {
+      // Nothing in it changes while the server runs: worked out once (HTTP asks for it on a fresh instance each time).
+      info ??= jsonResult(`${config.bin} ${config.version} (${commands.length} commands available, ${projection.band.length} listed as tools)`, {
         bin: config.bin,
         commands: commands.length,
         name: config.name,
@@ -61,8 +63,8 @@ export function commandBuiltins(config: Config, projection: Projection, revision
         plugins: config.getPluginsList().map((p) => ({name: p.name, type: p.type, version: p.version})),
         protocolRevisions: revisions,
         version: config.version,
-      }
-      return jsonResult(`${config.bin} ${config.version} (${commands.length} commands available, ${projection.band.length} listed as tools)`, data)
+      })
+      return {...info, content: [...info.content]}
     },
     name: 'cli_info',
     schema: z.strictObject({}),
