@@ -123,6 +123,7 @@ describe('resolveSettings', () => {
     expect(settings).toEqual({
       audit: true,
       author: config,
+      confirmDestructive: false,
       defaultCwd: flags.cwd,
       maxConcurrency: availableParallelism(),
       maxOutputBytes,
