@@ -15,8 +15,8 @@ export interface Served {
 }
 
 /** Starts `taskbox mcp serve --port 0 ARGS` (or another CLI's, given its `bin` script) and waits for its banner. */
-export async function serveTaskbox(options: {args?: string[]; bin?: string; cwd: string; env: Record<string, string>}): Promise<Served> {
-  const child = spawn(process.execPath, [options.bin ?? TASKBOX_BIN, 'mcp', 'serve', '--port', '0', ...(options.args ?? [])], {
+export async function serveTaskbox(options: {args?: string[]; bin?: string; cwd: string; env: Record<string, string>; nodeArgs?: string[]}): Promise<Served> {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), options.bin ?? TASKBOX_BIN, 'mcp', 'serve', '--port', '0', ...(options.args ?? [])], {
     cwd: options.cwd,
     env: options.env,
     stdio: ['ignore', 'pipe', 'pipe'],
