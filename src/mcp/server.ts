@@ -1,4 +1,4 @@
-import {McpServer, type StandardSchemaWithJSON} from '@modelcontextprotocol/server'
+import {type ListToolsResult, McpServer, type StandardSchemaWithJSON, type Tool} from '@modelcontextprotocol/server'
 import * as z from 'zod'
 
 import type {BuiltinTool} from '../tools/builtins/tool.js'
@@ -99,19 +99,37 @@ function registerCommandTool(server: McpServer, tool: CommandTool, plan: ServerP
   )
 }
 
+const builtinAnnotations = (tool: BuiltinTool) => ({...(tool.hints ?? BUILTIN_HINTS), title: tool.title})
+
 function registerBuiltin(server: McpServer, tool: BuiltinTool, {era}: Transport): void {
   server.registerTool(
     tool.name,
-    {annotations: {...(tool.hints ?? BUILTIN_HINTS), title: tool.title}, description: tool.description, inputSchema: schemaFor(tool.schema), title: tool.title},
+    {annotations: builtinAnnotations(tool), description: tool.description, inputSchema: schemaFor(tool.schema), title: tool.title},
     (input, ctx) => guarded(tool.name, () => tool.handler(input as Record<string, unknown>, callContext(ctx, server, era))),
   )
 }
 
-/** The one server factory both transports use: a fresh McpServer with every tool registered; cheap and I/O-free. */
 /** What the factory learns about the request it builds a server for. */
 type Transport = {era: Era; http: boolean}
 
+/**
+ * The tools/list answer, made as the SDK's own handler makes it (same fields, same `type: 'object'` root), from
+ * schemas converted once per process. The SDK's handler converts and scans every schema of every tool on each
+ * listing, and HTTP lists from a fresh server per request: that was most of the cost of a tools/list over HTTP.
+ */
+function listingOf(plan: ServerPlan): Tool[] {
+  return plan.listed.map(({kind, tool}): Tool => {
+    const schema = kind === 'builtin' ? tool.schema : tool.input.schema
+    const annotations = kind === 'builtin' ? builtinAnnotations(tool) : tool.annotations
+    const inputSchema = {type: 'object', ...toJsonSchema(schema)} as Tool['inputSchema']
+    return {annotations, description: tool.description, inputSchema, name: tool.name, title: tool.title}
+  })
+}
+
+/** The one server factory both transports use: a fresh McpServer with every tool registered; cheap and I/O-free. */
+
 export function createServerFactory(plan: ServerPlan): (context?: {era?: Era; requestInfo?: unknown}) => McpServer {
+  let listing: Tool[] | undefined
   return (context) => {
     const transport: Transport = {era: context?.era ?? 'legacy', http: context?.requestInfo !== undefined}
     const server = new McpServer(plan.info, {
@@ -130,6 +148,8 @@ export function createServerFactory(plan: ServerPlan): (context?: {era?: Era; re
       else registerCommandTool(server, entry.tool, plan, transport)
     }
 
+    // Registered after the tools, so it replaces the SDK's handler. A fresh object each time: the encoder may stamp it.
+    server.server.setRequestHandler('tools/list', (): ListToolsResult => ({tools: (listing ??= listingOf(plan))}))
     return server
   }
 }

@@ -15,10 +15,23 @@ import {ROOT} from '../helpers/taskbox.js'
 type Listed = Awaited<ReturnType<Client['listTools']>>['tools']
 
 /** tools/list exactly as a client receives it, from the real server factory over an in-memory transport. */
-async function listTools(config: Config, flags: ServerFlags = {}): Promise<{commandTools: number; maxBytes: number; maxTools: number; tools: Listed}> {
+async function listTools(
+  config: Config,
+  flags: ServerFlags = {},
+  {sdkHandler = false} = {},
+): Promise<{commandTools: number; maxBytes: number; maxTools: number; tools: Listed}> {
   const settings = resolveSettings(parseAuthorConfig((config.pjson.oclif as {mcp?: unknown}).mcp), flags)
   const {plan} = buildServerPlan(config, settings)
   const server = createServerFactory(plan)()
+  if (sdkHandler) {
+    // Put the SDK's own tools/list and tools/call handlers back in place of the server's precomputed listing.
+    server.server.removeRequestHandler('tools/list')
+    server.server.removeRequestHandler('tools/call')
+    const internals = server as unknown as {_toolHandlersInitialized: boolean; setToolRequestHandlers(): void}
+    internals._toolHandlersInitialized = false
+    internals.setToolRequestHandlers()
+  }
+
   const client = new Client({name: 'guardrails', version: '1'})
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
   await Promise.all([server.connect(serverSide), client.connect(clientSide)])
@@ -93,5 +106,10 @@ describe.each(clis)('guardrails over every listed tool of $name', (cli) => {
     const again = await listTools(cli.config!, cli.flags)
     expect(again.tools.map((t) => t.name)).toEqual(listing.tools.map((t) => t.name))
     expect(JSON.stringify(again.tools)).toBe(JSON.stringify(listing.tools))
+  })
+
+  it("lists exactly what the SDK's own tools/list handler would", async () => {
+    const sdk = await listTools(cli.config!, cli.flags, {sdkHandler: true})
+    expect(JSON.stringify(listing.tools)).toBe(JSON.stringify(sdk.tools))
   })
 })

@@ -46,6 +46,15 @@ function acceptsOnlyStream(accept: null | string): boolean {
   return types.includes('text/event-stream') && !types.some((t) => t === 'application/json' || t === '*/*' || t === 'application/*')
 }
 
+/** The parsed JSON body; undefined when it is empty or not JSON. */
+function parseJson(text: string): unknown {
+  try {
+    return text.length === 0 ? undefined : (JSON.parse(text) as unknown)
+  } catch {
+    return undefined
+  }
+}
+
 function firstRefusal(...results: GuardResult[]): (GuardResult & {ok: false}) | undefined {
   return results.find((r): r is GuardResult & {ok: false} => !r.ok)
 }
@@ -71,24 +80,25 @@ export async function serveOnHttp(plan: ServerPlan, options: HttpOptions): Promi
   const legacy = legacyJsonFirst(factory)
   // 2025-era requests go to the JSON-first legacy path; everything else (2026-07-28 traffic, and every request the
   // SDK must refuse: bad content type, oversized or unreadable body, bad headers) to the SDK's handler.
-  const mcp = toNodeHandler({
-    async fetch(request) {
-      const json = request.method === 'POST' && isJsonContentType(request.headers.get('content-type'))
-      if (!json || !(await isLegacyRequest(request, undefined, {maxRequestBodySize: MAX_BODY_BYTES}))) {
-        return (acceptsOnlyStream(request.headers.get('accept')) ? streaming : handler).fetch(request)
-      }
+  // The body is read and parsed once here (toNodeHandler has already bounded it) and handed on parsed, so neither
+  // the routing decision nor the handler clones and re-reads it.
+  const mcp = toNodeHandler(
+    {
+      async fetch(request) {
+        if (request.method !== 'POST' || !isJsonContentType(request.headers.get('content-type'))) return handler.fetch(request)
+        const text = await request.text()
+        const body = parseJson(text)
+        if (body === undefined) {
+          // Unreadable: the SDK answers it, from a copy of the request with its body restored.
+          return handler.fetch(new Request(request, {body: text}))
+        }
 
-      const text = await request.clone().text()
-      let body: unknown
-      try {
-        body = JSON.parse(text)
-      } catch {
-        body = undefined
-      }
-
-      return legacy(request, body)
+        if (await isLegacyRequest(request, body)) return legacy(request, body)
+        return (acceptsOnlyStream(request.headers.get('accept')) ? streaming : handler).fetch(request, {parsedBody: body})
+      },
     },
-  })
+    {maxRequestBodySize: MAX_BODY_BYTES},
+  )
   const hosts = allowedHostnames(options.host, options.allowedHosts)
   const origins = [...localhostAllowedOrigins(), ...options.allowedOrigins]
   const realm = `${plan.info.name} mcp`
