@@ -70,8 +70,12 @@ export function isExposedFlag(flag: Command.Flag.Cached, omit: ReadonlySet<strin
   return !(flag.type === 'boolean' && INTERACTIVE_FLAGS.has(flag.name))
 }
 
-const noNul = (value: string) => !value.includes('\u0000')
-const text = () => z.string().refine(noNul, 'must not contain NUL characters')
+/**
+ * What an argv entry can carry unchanged: no NUL (it ends a C string) and no unpaired UTF-16 surrogate (argv is
+ * UTF-8, so Node would pass U+FFFD in its place and the command would get another value than the one given).
+ */
+const passable = (value: string) => !value.includes('\u0000') && !/\p{Surrogate}/u.test(value)
+const text = () => z.string().refine(passable, 'must not contain NUL characters or unpaired surrogates')
 
 /** oclif keeps no type for integer flags in the manifest; a numeric default or a numeric help value gives them away. */
 function looksNumeric(flag: Command.Flag.Cached & {type: 'option'}): 'integer' | 'number' | undefined {

@@ -124,14 +124,16 @@ describe('argument injection through mcp stdio into a real command', () => {
 
   // An unpaired UTF-16 surrogate cannot be encoded in a process's argv (UTF-8): Node replaces it with U+FFFD, so the
   // command would get another value than the one given. Like NUL, it must be refused, not silently changed.
-  it.failing.each([
-    ['a flag value', {value: 'a\ud800b'}],
-    ['a positional', {first: '\udc00'}],
-  ])('refuses an unpaired surrogate in %s instead of passing U+FFFD', async (_where, input) => {
+  it.each([
+    ['a flag value', {value: 'a\ud800b'}, 'value'],
+    ['a positional', {first: '\udc00'}, 'first'],
+  ])('refuses an unpaired surrogate in %s instead of passing U+FFFD', async (_where, input, field) => {
     calls++
     const result = await echo(input)
     expect(result.isError).toBe(true)
     expect(result.structuredContent).toBeUndefined()
+    expect(textOf(result)).toContain(field)
+    expect(textOf(result)).toContain('unpaired surrogates')
   })
 
   it('a value cannot smuggle in another flag, whatever its shape', async () => {

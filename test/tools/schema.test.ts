@@ -230,8 +230,19 @@ describe('the object schema', () => {
     expect(JSON.stringify(result.error?.issues)).toContain('NUL')
   })
 
+  it.each([
+    ['a lone high surrogate in a flag', {title: 'a\ud800b'}],
+    ['a lone low surrogate in an arg', {file: '\udc00'}],
+    ['a reversed pair in a multiple flag', {tag: ['\udc00\ud800']}],
+    ['a high surrogate at the end of extra_args', {extra_args: ['x\ud83d']}],
+  ])('rejects %s', (_, input) => {
+    const result = build(cmd).schema.safeParse(input)
+    expect(result.success).toBe(false)
+    expect(JSON.stringify(result.error?.issues)).toContain('unpaired surrogates')
+  })
+
   it('accepts awkward but legal text unchanged', () => {
-    const input = {file: '--not-a-flag', tag: ['a=b', 'x y'], title: '$(rm -rf /)\n"q"'}
+    const input = {file: '--not-a-flag \u{1F600}', tag: ['a=b', 'x y', '\ud83d\ude00'], title: '$(rm -rf /)\n"q"'}
     expect(build(cmd).schema.parse(input)).toEqual(input)
   })
 })
