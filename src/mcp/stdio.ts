@@ -3,6 +3,8 @@ import type {JSONRPCMessage, McpServer} from '@modelcontextprotocol/server'
 import {serveStdio, StdioServerTransport} from '@modelcontextprotocol/server/stdio'
 import {PassThrough, type Writable} from 'node:stream'
 
+import {LineScreen} from './stdio-screen.js'
+
 type Transport = NonNullable<Parameters<typeof serveStdio>[1]>['transport'] & object
 type RequestId = number | string
 
@@ -98,8 +100,27 @@ export interface StdioServing {
 export function serveOnStdio(factory: () => McpServer, stdout: Writable): StdioServing {
   const input = new PassThrough()
   const transport = new DrainingTransport(new StdioServerTransport(input, stdout), input)
-  const forward = (chunk: Buffer) => input.write(chunk)
-  const end = () => transport.endInput()
+  // Refusals are written here, next to the SDK's answers; the end of input waits until they are out.
+  let refusals = Promise.resolve()
+  const screen = new LineScreen({
+    forward: (line) => input.write(line),
+    log: (message) => process.stderr.write(`${message}\n`),
+    refuse(answer) {
+      const written = new Promise<void>((resolve) => {
+        stdout.write(`${JSON.stringify(answer)}\n`, () => resolve())
+      })
+      refusals = refusals.then(() => written)
+    },
+  })
+  const forward = (chunk: Buffer) => screen.push(chunk)
+  let ended = false
+  const end = () => {
+    if (ended) return
+    ended = true
+    screen.end()
+    void refusals.then(() => transport.endInput())
+  }
+
   process.stdin.on('data', forward)
   process.stdin.once('end', end)
   process.stdin.once('error', end)
