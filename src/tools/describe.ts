@@ -13,6 +13,7 @@ export function displayId(id: string, config: Config): string {
  * Only property paths on `config` and `command` are understood; anything else is left as written.
  */
 export function renderTemplate(text: string, config: Config, command: Command.Cached): string {
+  if (!text.includes('<%')) return text
   const scope: Record<string, unknown> = {
     command: {...command, id: displayId(command.id, config)},
     config,

@@ -50,7 +50,16 @@ export function matchesAny(globs: readonly string[], id: string): boolean {
 
 /** Bytes a command tool adds to tools/list: its listing as the server serialises it. */
 export function listingBytes(tool: CommandTool): number {
-  const listing = {annotations: tool.annotations, description: tool.description, inputSchema: toJsonSchema(tool.input.schema), name: tool.name, title: tool.title}
+  return bytesWith(tool, toJsonSchema(tool.input.schema))
+}
+
+/** Never more than what the listing costs, found without building the tool's input schema. */
+function listingFloor(tool: CommandTool): number {
+  return bytesWith(tool, {})
+}
+
+function bytesWith(tool: CommandTool, inputSchema: Record<string, unknown>): number {
+  const listing = {annotations: tool.annotations, description: tool.description, inputSchema, name: tool.name, title: tool.title}
   return Buffer.byteLength(JSON.stringify(listing)) + 1
 }
 
@@ -93,6 +102,8 @@ function fit(candidates: readonly CommandTool[], maxTools: number, maxBytes: num
   let bytes = 0
   for (const tool of candidates) {
     if (band.length >= maxTools) break
+    // Near the end of the budget most candidates cannot fit whatever their schema: skip those without building it.
+    if (bytes + listingFloor(tool) > maxBytes) continue
     const size = listingBytes(tool)
     if (bytes + size > maxBytes) continue
     band.push(tool)

@@ -12,7 +12,11 @@ export type Param =
 
 export interface ToolInput {
   params: Param[]
-  schema: z.ZodObject
+  /**
+   * Built on first use: constructing zod schemas is most of a large CLI's registry cost (about 0.5 s for Heroku's
+   * 356 commands), and most commands are never listed, described or run in a session.
+   */
+  readonly schema: z.ZodObject
 }
 
 export interface SchemaOptions {
@@ -75,7 +79,11 @@ export function isExposedFlag(flag: Command.Flag.Cached, omit: ReadonlySet<strin
  * UTF-8, so Node would pass U+FFFD in its place and the command would get another value than the one given).
  */
 const passable = (value: string) => !value.includes('\u0000') && !/\p{Surrogate}/u.test(value)
-const text = () => z.string().refine(passable, 'must not contain NUL characters or unpaired surrogates')
+// Leaf schemas are immutable and shared: every flag would otherwise build its own (zod construction is not cheap).
+const TEXT = z.string().refine(passable, 'must not contain NUL characters or unpaired surrogates')
+const INTEGER = z.number().int()
+const NUMBER = z.number()
+const BOOLEAN = z.boolean()
 
 /** oclif keeps no type for integer flags in the manifest; a numeric default or a numeric help value gives them away. */
 function looksNumeric(flag: Command.Flag.Cached & {type: 'option'}): 'integer' | 'number' | undefined {
@@ -87,9 +95,9 @@ function looksNumeric(flag: Command.Flag.Cached & {type: 'option'}): 'integer' |
 
 function valueSchema(options: readonly string[] | undefined, numeric?: 'integer' | 'number'): z.ZodType {
   if (options && options.length > 0) return z.enum(options as [string, ...string[]])
-  if (numeric === 'integer') return z.number().int()
-  if (numeric === 'number') return z.number()
-  return text()
+  if (numeric === 'integer') return INTEGER
+  if (numeric === 'number') return NUMBER
+  return TEXT
 }
 
 function list(names: readonly (string | {name: string})[] | undefined): string {
@@ -129,21 +137,19 @@ function withMeta(schema: z.ZodType, description: string, defaultValue: unknown,
 function checkRepresentable(name: string, type: unknown, choices: unknown): void {
   if (type !== 'boolean' && type !== 'option' && type !== 'arg') throw new SchemaError(`flag --${name} has type "${String(type)}", which has no JSON Schema form`)
   if (choices !== undefined && (!Array.isArray(choices) || choices.length === 0 || choices.some((c) => typeof c !== 'string'))) {
-    throw new SchemaError(`${type === 'arg' ? 'argument' : 'flag --'}${name} has options that are not a list of strings`)
+    throw new SchemaError(`${type === 'arg' ? 'argument ' : 'flag --'}${name} has options that are not a list of strings`)
   }
 }
 
 function flagSchema(flag: Command.Flag.Cached, options: SchemaOptions): z.ZodType {
-  checkRepresentable(flag.name, flag.type, flag.type === 'option' ? flag.options : undefined)
   const common = options.commonFlags.has(flagSignature(flag))
-  if (flag.type === 'boolean') return withMeta(z.boolean(), flagDescription(flag, common), flag.default, false)
+  if (flag.type === 'boolean') return withMeta(BOOLEAN, flagDescription(flag, common), flag.default, false)
   const item = valueSchema(flag.options, looksNumeric(flag))
   const schema = flag.multiple ? z.array(item).min(1) : item
   return withMeta(schema, flagDescription(flag, common), flag.default, Boolean(flag.required))
 }
 
 function argSchema(arg: Command.Arg.Cached): z.ZodType {
-  checkRepresentable(arg.name, 'arg', arg.options)
   return withMeta(valueSchema(arg.options), (arg.description ?? '').trim(), arg.default, Boolean(arg.required))
 }
 
@@ -160,13 +166,15 @@ function freeName(wanted: string, suffix: string, taken: Set<string>): string {
  */
 export function buildToolInput(command: Command.Cached, options: SchemaOptions): ToolInput {
   const taken = new Set(Object.keys(options.serverShape))
-  const shape: Record<string, z.ZodType> = {}
+  // What cannot be represented is found now (the command is skipped); the schemas themselves are built on first use.
+  const builders: [property: string, build: () => z.ZodType][] = []
   const params: Param[] = []
 
   for (const flag of Object.values(command.flags ?? {})) {
     if (!isExposedFlag(flag, options.omitFlags)) continue
+    checkRepresentable(flag.name, flag.type, flag.type === 'option' ? flag.options : undefined)
     const property = freeName(flag.name, 'flag', taken)
-    shape[property] = flagSchema(flag, options)
+    builders.push([property, () => flagSchema(flag, options)])
     params.push({
       allowNo: flag.type === 'boolean' && Boolean(flag.allowNo),
       kind: 'flag',
@@ -180,16 +188,24 @@ export function buildToolInput(command: Command.Cached, options: SchemaOptions):
 
   for (const arg of Object.values(command.args ?? {})) {
     if (arg.hidden) continue
+    checkRepresentable(arg.name, 'arg', arg.options)
     const property = freeName(arg.name, 'arg', taken)
-    shape[property] = argSchema(arg)
+    builders.push([property, () => argSchema(arg)])
     params.push({kind: 'arg', name: arg.name, property, secret: isSecretName(arg.name)})
   }
 
   if (command.strict === false) {
     const property = freeName('extra_args', 'rest', taken)
-    shape[property] = z.array(text()).describe('More positional arguments, passed after the ones above.').optional()
+    builders.push([property, () => z.array(TEXT).describe('More positional arguments, passed after the ones above.').optional()])
     params.push({kind: 'rest', property})
   }
 
-  return {params, schema: z.strictObject({...shape, ...options.serverShape})}
+  let schema: undefined | z.ZodObject
+  return {
+    params,
+    get schema() {
+      schema ??= z.strictObject({...Object.fromEntries(builders.map(([property, build]) => [property, build()])), ...options.serverShape})
+      return schema
+    },
+  }
 }

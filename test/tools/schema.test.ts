@@ -3,7 +3,7 @@ import type {Command} from '@oclif/core'
 import {describe, expect, it} from '@jest/globals'
 import * as z from 'zod'
 
-import {buildToolInput, flagSignature, isExposedFlag, type SchemaOptions, toJsonSchema} from '../../src/tools/schema.js'
+import {buildToolInput, flagSignature, isExposedFlag, SchemaError, type SchemaOptions, toJsonSchema} from '../../src/tools/schema.js'
 
 type Fields = Record<string, unknown>
 
@@ -244,6 +244,31 @@ describe('the object schema', () => {
   it('accepts awkward but legal text unchanged', () => {
     const input = {file: '--not-a-flag \u{1F600}', tag: ['a=b', 'x y', '\ud83d\ude00'], title: '$(rm -rf /)\n"q"'}
     expect(build(cmd).schema.parse(input)).toEqual(input)
+  })
+})
+
+describe('what has no faithful schema', () => {
+  const options: SchemaOptions = {commonFlags: new Set(), omitFlags: new Set(), secretFlags: new Set(), serverShape: {cwd}}
+
+  it.each([
+    ['a flag type with no JSON Schema form', command([{name: 'when', type: 'custom'} as unknown as Command.Flag.Cached]), /--when has type "custom"/],
+    ['flag options that are not strings', command([option('level', {options: [1, 2]})]), /--level has options that are not a list of strings/],
+    ['an empty options list on an arg', command([], [arg('file', {options: []})]), /argument file has options/],
+  ])('is refused when the tool is described, before any schema is built: %s', (_what, cmd, message) => {
+    expect(() => buildToolInput(cmd, options)).toThrow(SchemaError)
+    expect(() => buildToolInput(cmd, options)).toThrow(message)
+  })
+
+  it('a hidden or omitted flag is not checked: it is never part of the tool', () => {
+    const odd = {name: 'when', type: 'custom'}
+    expect(() => buildToolInput(command([{...odd, hidden: true} as unknown as Command.Flag.Cached]), options)).not.toThrow()
+    expect(() => buildToolInput(command([odd as unknown as Command.Flag.Cached]), {...options, omitFlags: new Set(['when'])})).not.toThrow()
+  })
+
+  it('builds the schema once, on first use', () => {
+    const input = buildToolInput(command([option('title')]), options)
+    expect(input.schema).toBe(input.schema)
+    expect(Object.keys(input.schema.shape)).toEqual(['title', 'cwd'])
   })
 })
 
