@@ -89,11 +89,9 @@ function defaultOrder(tools: readonly CommandTool[]): CommandTool[] {
   const topicSize = new Map<string, number>()
   const root = (t: CommandTool) => t.id.split(':')[0]
   for (const tool of tools) topicSize.set(root(tool), (topicSize.get(root(tool)) ?? 0) + 1)
-  const key = (t: CommandTool) => [t.hints.readOnlyHint ? 0 : 1, -(topicSize.get(root(t)) ?? 0), t.id.split(':').length] as const
-  return [...tools].sort((a, b) => {
-    const [x, y] = [key(a), key(b)]
-    return x[0] - y[0] || x[1] - y[1] || x[2] - y[2] || (a.id < b.id ? -1 : 1)
-  })
+  const keyed = tools.map((t) => ({key: [t.hints.readOnlyHint ? 0 : 1, -(topicSize.get(root(t)) ?? 0), t.id.split(':').length] as const, tool: t}))
+  keyed.sort(({key: x, tool: a}, {key: y, tool: b}) => x[0] - y[0] || x[1] - y[1] || x[2] - y[2] || (a.id < b.id ? -1 : 1))
+  return keyed.map(({tool}) => tool)
 }
 
 /** Takes candidates in order while they fit both budgets; one that does not fit is passed over, not a stop. */
