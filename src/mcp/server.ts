@@ -126,10 +126,45 @@ function listingOf(plan: ServerPlan): Tool[] {
   })
 }
 
-/** The one server factory both transports use: a fresh McpServer with every tool registered; cheap and I/O-free. */
+/** What the factory is told about the request it builds a server for (HTTP builds one per request). */
+export interface FactoryContext {
+  era?: Era
+  /** The request's JSON-RPC message, parsed, when the transport has it (the 2025-era HTTP path). */
+  message?: unknown
+  requestInfo?: unknown
+}
 
-export function createServerFactory(plan: ServerPlan): (context?: {era?: Era; requestInfo?: unknown}) => McpServer {
+/**
+ * The tools a server built for one HTTP request must register: `undefined` for all of them; the tool's name for a
+ * single tools/call; null for any other single request (tools/list is answered from the listing, and nothing else
+ * reads the registered tools). Modern requests say what they are in `Mcp-Method` / `Mcp-Name`, which the SDK has
+ * checked against the body before it asks for a server; 2025-era ones are read from the parsed message. Anything
+ * else (stdio, a batch, a name the plan does not list) gets every tool, so the SDK answers exactly as it would.
+ */
+function toolsNeeded(context: FactoryContext | undefined, listed: ReadonlySet<string>): null | string | undefined {
+  let method: unknown
+  let name: unknown
+  if (context?.era === 'modern' && context.requestInfo instanceof Request) {
+    method = context.requestInfo.headers.get('mcp-method') ?? undefined
+    name = context.requestInfo.headers.get('mcp-name') ?? undefined
+  } else if (context?.message !== null && typeof context?.message === 'object' && !Array.isArray(context.message)) {
+    const message = context.message as {method?: unknown; params?: {name?: unknown}}
+    method = message.method
+    name = message.params?.name
+  }
+
+  if (typeof method !== 'string') return undefined
+  if (method !== 'tools/call') return null
+  return typeof name === 'string' && listed.has(name) ? name : undefined
+}
+
+/**
+ * The one server factory both transports use: a fresh McpServer with the tools registered (all of them, or just the
+ * ones a single HTTP request needs); cheap and I/O-free.
+ */
+export function createServerFactory(plan: ServerPlan): (context?: FactoryContext) => McpServer {
   let listing: Tool[] | undefined
+  const names = new Set(plan.listed.map((entry) => entry.tool.name))
   return (context) => {
     const transport: Transport = {era: context?.era ?? 'legacy', http: context?.requestInfo !== undefined}
     const server = new McpServer(plan.info, {
@@ -143,12 +178,14 @@ export function createServerFactory(plan: ServerPlan): (context?: {era?: Era; re
       {description: `How to use ${plan.info.name} through this server`, mimeType: 'text/markdown', title: 'Agent instructions'},
       (href) => ({contents: [{mimeType: 'text/markdown', text: markdown, uri: href.href}]}),
     )
+    const needed = transport.http ? toolsNeeded(context, names) : undefined
     for (const entry of plan.listed) {
+      if (needed === null || (needed !== undefined && entry.tool.name !== needed)) continue
       if (entry.kind === 'builtin') registerBuiltin(server, entry.tool, transport)
       else registerCommandTool(server, entry.tool, plan, transport)
     }
 
-    // Registered after the tools, so it replaces the SDK's handler. A fresh object each time: the encoder may stamp it.
+    // Set after the tools, so it replaces the SDK's handler. A fresh object each time: the encoder may stamp it.
     server.server.setRequestHandler('tools/list', (): ListToolsResult => ({tools: (listing ??= listingOf(plan))}))
     return server
   }

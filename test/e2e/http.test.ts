@@ -59,6 +59,19 @@ describe('mcp serve: the endpoint, both eras, over real HTTP', () => {
     expect(add.json.result.structuredContent.data).toMatchObject({id: 1, title: 'over http'})
   })
 
+  // Each request gets a server with only the tools it needs (one for a tools/call, none otherwise): the answers must
+  // be exactly those of a server with every tool.
+  it.each([false, true])('lists every tool and answers an unknown tool as the SDK does (2026-07-28: %s)', async (modern) => {
+    const list = await post(server.url, {id: 1, jsonrpc: '2.0', method: 'tools/list'}, {modern})
+    const names = list.json.result.tools.map((t: {name: string}) => t.name)
+    expect(names).toEqual(expect.arrayContaining(['cli_info', 'run_command', 'tasks_add', 'status']))
+    const unknown = await post(server.url, {id: 2, jsonrpc: '2.0', method: 'tools/call', params: {arguments: {}, name: 'no_such_tool'}}, {modern})
+    expect(unknown.json.error).toMatchObject({code: -32_602, message: expect.stringContaining('no_such_tool')})
+    const bad = await post(server.url, {id: 3, jsonrpc: '2.0', method: 'tools/call', params: {arguments: {nope: 1}, name: 'status'}}, {modern})
+    expect(bad.json.result).toMatchObject({isError: true})
+    expect(bad.json.result.content[0].text).toContain('nope')
+  })
+
   it('streams (SSE, unbuffered) only when a legacy call asks for progress', async () => {
     const call = await post(server.url, {id: 4, jsonrpc: '2.0', method: 'tools/call', params: {_meta: {progressToken: 'p1'}, arguments: {}, name: 'cli_info'}})
     expect(call.headers.get('content-type')).toContain('text/event-stream')
