@@ -99,26 +99,36 @@ async function callLatency(cli) {
   return {c, d, w, warmHits, workerRss}
 }
 
-async function startup(cli) {
-  const init = JSON.stringify({id: 1, jsonrpc: '2.0', method: 'initialize', params: {capabilities: {}, clientInfo: {name: 'b', version: '1'}, protocolVersion: '2025-11-25'}})
-  const mcp = () =>
-    new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, [cli.bin, ...cli.mcp, '--workers', '0'], {cwd: work, env, stdio: ['pipe', 'pipe', 'ignore']})
-      child.stdout.once('data', () => {
-        child.kill('SIGKILL')
-        resolve()
-      })
-      child.on('error', reject)
-      child.stdin.write(`${init}\n`)
+const INIT = JSON.stringify({id: 1, jsonrpc: '2.0', method: 'initialize', params: {capabilities: {}, clientInfo: {name: 'b', version: '1'}, protocolVersion: '2025-11-25'}})
+
+/** Spawn until the first line on stdout (the initialize answer). */
+function untilInitialized(args) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, {cwd: work, env, stdio: ['pipe', 'pipe', 'ignore']})
+    child.stdout.once('data', () => {
+      child.kill('SIGKILL')
+      resolve()
     })
-  const version = []
-  const stdio = []
+    child.on('error', reject)
+    child.stdin.write(`${INIT}\n`)
+  })
+}
+
+/**
+ * Start-up of `mcp stdio` next to the CLI's own --version, and, in the same rounds, the two floors under it: Node
+ * itself (`node -e 0`) and a bare SDK server with no CLI (bench/bare-stdio.mjs). No `mcp stdio` can start faster
+ * than the CLI's own start plus what the SDK costs on top of Node.
+ */
+async function startup(cli) {
+  const times = {bare: [], node: [], stdio: [], version: []}
   for (let i = 0; i < ROUNDS; i++) {
-    version.push(await timed(() => run(cli.bin, ['--version'], {cwd: work, env})))
-    stdio.push(await timed(mcp))
+    times.version.push(await timed(() => run(cli.bin, ['--version'], {cwd: work, env})))
+    times.stdio.push(await timed(() => untilInitialized([cli.bin, ...cli.mcp, '--workers', '0'])))
+    times.bare.push(await timed(() => untilInitialized([join(here, 'bare-stdio.mjs')])))
+    times.node.push(await timed(() => run(process.execPath, ['-e', '0'])))
   }
 
-  return {stdio: median(stdio), version: median(version)}
+  return Object.fromEntries(Object.entries(times).map(([key, values]) => [key, median(values)]))
 }
 
 function startServer(args) {
@@ -180,11 +190,12 @@ for (const cli of clis) {
 }
 
 console.log('\n## stdio start-up: spawn until the initialize answer vs the CLI\'s own cold --version (median)\n')
-console.log('| CLI | --version | mcp stdio → initialize | ratio |')
-console.log('| --- | ---: | ---: | ---: |')
+console.log('| CLI | --version | mcp stdio → initialize | ratio | node -e 0 | bare SDK server → initialize | floor: --version + SDK | floor ratio |')
+console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |')
 for (const cli of clis) {
   const r = await startup(cli)
-  console.log(`| ${cli.name} | ${ms(r.version)} | ${ms(r.stdio)} | ${(r.stdio / r.version).toFixed(2)}× |`)
+  const floor = r.version + r.bare - r.node
+  console.log(`| ${cli.name} | ${ms(r.version)} | ${ms(r.stdio)} | ${(r.stdio / r.version).toFixed(2)}× | ${ms(r.node)} | ${ms(r.bare)} | ${ms(floor)} | ${(floor / r.version).toFixed(2)}× |`)
 }
 
 console.log(`\n## HTTP at 32 connections, ${LOAD_SECONDS} s each, 2026-07-28 requests (autocannon)\n`)
