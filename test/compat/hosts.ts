@@ -1,7 +1,9 @@
 // The hosts of the compatibility matrix: oclif CLIs that carry oclif-plugin-mcp, each with the Node it runs on and
 // the way it finds the plugin. Every host runs with its own scratch HOME/XDG dirs, so no user config leaks in.
-import {mkdirSync, readFileSync, writeFileSync} from 'node:fs'
+import {readFileSync} from 'node:fs'
 import {join, resolve} from 'node:path'
+
+import {isolatedEnv} from '../helpers/taskbox.js'
 
 export const ROOT = resolve(import.meta.dirname, '../..')
 /** Node 22 from the npm package `node`, installed by run.sh into test/compat/node22 (the project stays on Node 20). */
@@ -86,22 +88,8 @@ export function mcpArgv(host: Host, verb: 'serve' | 'stdio', args: string[] = []
 
 /** A clean environment for `host` with HOME and the XDG dirs under `home`, and its linked plugins registered. */
 export function hostEnv(host: Host, home: string): Record<string, string> {
-  const env: Record<string, string> = {
-    HOME: home,
-    PATH: process.env.PATH ?? '',
-    XDG_CACHE_HOME: join(home, 'cache'),
-    XDG_CONFIG_HOME: join(home, 'config'),
-    XDG_DATA_HOME: join(home, 'data'),
-    ...host.extraEnv,
-  }
-  if (host.linked?.length) {
-    const dataDir = join(home, 'data', host.bin)
-    mkdirSync(dataDir, {recursive: true})
-    const plugins = host.linked.map((root) => ({name: packageName(root), root, type: 'link'}))
-    writeFileSync(join(dataDir, 'package.json'), JSON.stringify({oclif: {plugins, schema: 1}, private: true}))
-  }
-
-  return env
+  const linked = (host.linked ?? []).map((root) => ({name: packageName(root), root}))
+  return isolatedEnv(home, host.bin, linked, host.extraEnv)
 }
 
 function packageName(root: string): string {

@@ -10,6 +10,7 @@ import {spawn} from 'node:child_process'
 import {readdirSync, readFileSync, readlinkSync} from 'node:fs'
 import {join} from 'node:path'
 
+import {waitForBanner} from '../helpers/serve.js'
 import {type Host, hostEnv, mcpArgv, NODE22, ROOT} from './hosts.js'
 
 export type Era = 'legacy' | 'modern'
@@ -49,8 +50,10 @@ export function textOf(result: ToolResult): string {
   return first?.text ?? ''
 }
 
-function stdioArgv(target: StdioTarget): string[] {
-  return mcpArgv(target.host, 'stdio', ['--cwd', target.project, ...(target.args ?? [])])
+/** How either SDK's stdio client transport starts the target's `mcp stdio`. */
+function stdioServer(target: StdioTarget) {
+  const args = mcpArgv(target.host, 'stdio', ['--cwd', target.project, ...(target.args ?? [])])
+  return {args, command: target.host.node, cwd: target.project, env: hostEnv(target.host, target.home), stderr: 'pipe' as const}
 }
 
 function isAlive(pid: number): boolean {
@@ -81,13 +84,7 @@ async function reap(pid: number | undefined, stderr: () => string): Promise<void
 
 /** The official v2 client over stdio, in the era asked for. */
 export async function v2Stdio(target: StdioTarget, era: Era): Promise<Session> {
-  const transport = new StdioClientTransport({
-    args: stdioArgv(target),
-    command: target.host.node,
-    cwd: target.project,
-    env: hostEnv(target.host, target.home),
-    stderr: 'pipe',
-  })
+  const transport = new StdioClientTransport(stdioServer(target))
   let stderr = ''
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk))
   const client = new Client({name: 'compat-v2', version: '1.0.0'}, era === 'modern' ? {versionNegotiation: {mode: {pin: '2026-07-28'}}} : {})
@@ -128,13 +125,7 @@ function v2Session(client: Client, afterClose: () => Promise<void>): Session {
 
 /** The v1 SDK (`@modelcontextprotocol/sdk` 1.x) over stdio. */
 export async function v1Stdio(target: StdioTarget): Promise<Session> {
-  const transport = new StdioClientTransportV1({
-    args: stdioArgv(target),
-    command: target.host.node,
-    cwd: target.project,
-    env: hostEnv(target.host, target.home),
-    stderr: 'pipe',
-  })
+  const transport = new StdioClientTransportV1(stdioServer(target))
   let stderr = ''
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk))
   const session = await v1Session(transport)
@@ -199,8 +190,9 @@ export function inspector(target: StdioTarget | {home: string; url: string}, era
       server = ['--transport', 'http', '--server-url', target.url]
     } else {
       // The Inspector gives a stdio server only a default environment plus -e pairs.
-      const hostVars = Object.entries(hostEnv(target.host, target.home)).map(([key, value]) => ['-e', `${key}=${value}`])
-      server = [...hostVars.flat(), '--', target.host.node, ...stdioArgv(target)]
+      const stdio = stdioServer(target)
+      const hostVars = Object.entries(stdio.env).map(([key, value]) => ['-e', `${key}=${value}`])
+      server = [...hostVars.flat(), '--', stdio.command, ...stdio.args]
     }
 
     const argv = [INSPECTOR_BIN, '--cli', '--format', 'json', '--protocol-era', era, '--connect-timeout', '60000', ...method, ...server]
@@ -277,7 +269,6 @@ export async function serve(target: StdioTarget): Promise<Served> {
     stdio: ['ignore', 'ignore', 'pipe'],
   })
   const pid = child.pid!
-  let stderr = ''
   const exited = new Promise<null | number>((resolve) => child.on('close', (code) => resolve(code)))
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) {
@@ -291,22 +282,8 @@ export async function serve(target: StdioTarget): Promise<Served> {
   }
 
   try {
-    const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no banner within 60 s; stderr: ${stderr}`)), 60_000)
-      child.stderr.on('data', (chunk: Buffer) => {
-        stderr += chunk
-        const found = /listening on (http:\/\/\S+\/mcp)/.exec(stderr)
-        if (found) {
-          clearTimeout(timer)
-          resolve(found[1])
-        }
-      })
-      void exited.then((code) => {
-        clearTimeout(timer)
-        reject(new Error(`exited with ${code} before listening; stderr: ${stderr}`))
-      })
-    })
-    return {pid, stderr: () => stderr, stop, url}
+    const {stderr, url} = await waitForBanner(child, exited)
+    return {pid, stderr, stop, url}
   } catch (error) {
     await stop()
     throw error

@@ -14,18 +14,14 @@ export interface Served {
   url: string
 }
 
-/** Starts `taskbox mcp serve --port 0 ARGS` (or another CLI's, given its `bin` script) and waits for its banner. */
-export async function serveTaskbox(options: {args?: string[]; bin?: string; cwd: string; env: Record<string, string>; nodeArgs?: string[]}): Promise<Served> {
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), options.bin ?? TASKBOX_BIN, 'mcp', 'serve', '--port', '0', ...(options.args ?? [])], {
-    cwd: options.cwd,
-    env: options.env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
+/**
+ * Collects a starting `mcp serve`'s stderr and resolves with the URL its banner gives; rejects when it exits first
+ * or prints no banner within 60 s. The caller stops the process.
+ */
+export async function waitForBanner(child: ChildProcess, exited: Promise<null | number>): Promise<{stderr: () => string; url: string}> {
   let stderr = ''
-  child.stdout!.resume()
-  const exited = new Promise<null | number>((resolve) => child.on('close', (code) => resolve(code)))
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no banner in 60 s; stderr: ${stderr}`)), 60_000)
+    const timer = setTimeout(() => reject(new Error(`no banner within 60 s; stderr: ${stderr}`)), 60_000)
     child.stderr!.on('data', (chunk: Buffer) => {
       stderr += chunk
       const found = /listening on (http:\/\/\S+\/mcp)/.exec(stderr)
@@ -39,6 +35,18 @@ export async function serveTaskbox(options: {args?: string[]; bin?: string; cwd:
       reject(new Error(`exited with ${code} before listening; stderr: ${stderr}`))
     })
   })
+  return {stderr: () => stderr, url}
+}
+
+/** Starts `taskbox mcp serve --port 0 ARGS` (or another CLI's, given its `bin` script) and waits for its banner. */
+export async function serveTaskbox(options: {args?: string[]; bin?: string; cwd: string; env: Record<string, string>; nodeArgs?: string[]}): Promise<Served> {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), options.bin ?? TASKBOX_BIN, 'mcp', 'serve', '--port', '0', ...(options.args ?? [])], {
+    cwd: options.cwd,
+    env: options.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  child.stdout!.resume()
+  const exited = new Promise<null | number>((resolve) => child.on('close', (code) => resolve(code)))
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) {
       child.kill('SIGTERM')
@@ -50,7 +58,13 @@ export async function serveTaskbox(options: {args?: string[]; bin?: string; cwd:
     return exited
   }
 
-  return {base: url.replace(/\/mcp$/, ''), child, exited, stderr: () => stderr, stop, url}
+  try {
+    const {stderr, url} = await waitForBanner(child, exited)
+    return {base: url.replace(/\/mcp$/, ''), child, exited, stderr, stop, url}
+  } catch (error) {
+    await stop()
+    throw error
+  }
 }
 
 /** Runs `taskbox mcp serve ARGS` expecting it to refuse to start; returns its exit code and stderr. */

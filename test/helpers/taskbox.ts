@@ -17,23 +17,36 @@ export function scratch(prefix = 'mcp-test-'): {cleanup: () => void; dir: string
   return {cleanup: () => rmSync(dir, {force: true, recursive: true}), dir}
 }
 
-/** Environment for a taskbox server whose data/config/cache live under `home`, optionally with plugins linked. */
-export function taskboxEnv(home: string, linked: string[] = []): Record<string, string> {
+/**
+ * A clean environment for the CLI `bin` with HOME and the XDG dirs under `home` (no user config or plugins leak in),
+ * and the given plugins registered as linked in its data dir.
+ */
+export function isolatedEnv(home: string, bin: string, linked: {name: string; root: string}[] = [], extra: Record<string, string> = {}): Record<string, string> {
   const env: Record<string, string> = {
     HOME: home,
     PATH: process.env.PATH ?? '',
     XDG_CACHE_HOME: join(home, 'cache'),
     XDG_CONFIG_HOME: join(home, 'config'),
     XDG_DATA_HOME: join(home, 'data'),
+    ...extra,
   }
   if (linked.length > 0) {
-    const dataDir = join(home, 'data', 'taskbox')
+    const dataDir = join(home, 'data', bin)
     mkdirSync(dataDir, {recursive: true})
-    const plugins = linked.map((root) => ({name: root.split('/').at(-1), root, type: 'link'}))
+    const plugins = linked.map(({name, root}) => ({name, root, type: 'link'}))
     writeFileSync(join(dataDir, 'package.json'), JSON.stringify({oclif: {plugins, schema: 1}, private: true}))
   }
 
   return env
+}
+
+/** Environment for a taskbox server whose data/config/cache live under `home`, optionally with plugins linked. */
+export function taskboxEnv(home: string, linked: string[] = []): Record<string, string> {
+  return isolatedEnv(
+    home,
+    'taskbox',
+    linked.map((root) => ({name: root.split('/').at(-1)!, root})),
+  )
 }
 
 export interface Connected {
