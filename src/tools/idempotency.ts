@@ -1,11 +1,12 @@
-import {createHash, randomUUID} from 'node:crypto'
-import {link, lstat, mkdir, readdir, readFile, rename, unlink, writeFile} from 'node:fs/promises'
+import {createHash} from 'node:crypto'
+import {link, lstat, mkdir, readdir, rename, unlink} from 'node:fs/promises'
 import {join, resolve} from 'node:path'
 import {setTimeout as sleep} from 'node:timers/promises'
 
 import type {ToolResult} from './result.js'
 
 import {canonicalJson} from './canonical-json.js'
+import {type Claim, errorCode, FORMAT, readRecord, removeIfSame, type StoredRecord, writeTemp} from './idempotency-records.js'
 
 export interface IdempotencyOptions {
   dir: string
@@ -39,15 +40,10 @@ export interface Execution {
 }
 
 export const MAX_KEY_LENGTH = 200
-const FORMAT = 1
 /** Leftover temp files (a process died between writing and renaming one) are removed after this. */
 const TEMP_MAX_AGE_MS = 10 * 60 * 1000
 /** Removing stale records while rivals replace them: give up rather than loop for ever. */
 const MAX_RETRIES = 20
-
-interface Claim {argsHash: string; pid: number; startedAt: number; state: 'interrupted' | 'running'; tool: string; v: number}
-interface Done {argsHash: string; recordedAt: number; result: ToolResult; startedAt: number; state: 'done'; tool: string; v: number}
-type StoredRecord = Claim | Done
 
 /** Runs per record file in this process (across store instances), so same-process callers queue instead of polling. */
 const inflight = new Map<string, Promise<void>>()
@@ -61,10 +57,6 @@ export function checkIdempotencyKey(key: unknown): string | undefined {
   if (typeof key !== 'string' || key.trim() === '') return 'idempotencyKey must be a non-empty string.'
   if (key.length > MAX_KEY_LENGTH) return `idempotencyKey is ${key.length} characters long; at most ${MAX_KEY_LENGTH} are allowed.`
   return undefined
-}
-
-function errorCode(error: unknown): string | undefined {
-  return (error as NodeJS.ErrnoException | undefined)?.code
 }
 
 function describeError(error: unknown): string {
@@ -85,66 +77,6 @@ function isAlive(pid: number): boolean {
   } catch (error) {
     return errorCode(error) === 'EPERM'
   }
-}
-
-function parseJson(text: string): Record<string, unknown> | undefined {
-  try {
-    return JSON.parse(text)
-  } catch {
-    return undefined
-  }
-}
-
-function parseRecord(text: string): StoredRecord | undefined {
-  const value = parseJson(text)
-  if (!value || typeof value !== 'object' || value.v !== FORMAT) return undefined
-  if (typeof value.argsHash !== 'string' || typeof value.tool !== 'string' || !Number.isFinite(value.startedAt)) return undefined
-  if (value.state === 'done') {
-    const result = value.result as ToolResult | undefined
-    return Number.isFinite(value.recordedAt) && result && Array.isArray(result.content) ? (value as unknown as Done) : undefined
-  }
-
-  const validPid = Number.isSafeInteger(value.pid) && (value.pid as number) > 0
-  return validPid && (value.state === 'running' || value.state === 'interrupted') ? (value as unknown as Claim) : undefined
-}
-
-/**
- * The record and the inode it was read from; `record` is missing when the file is corrupt or unreadable. Should the
- * file be replaced between the two reads, the stale inode makes a removal of it a no-op (see `removeIfSame`).
- */
-async function readRecord(file: string): Promise<undefined | {ino: number; record?: StoredRecord}> {
-  const info = await lstat(file).catch(() => undefined)
-  if (!info) return undefined
-  const text = await readFile(file, 'utf8').catch(() => undefined)
-  return {ino: info.ino, record: text === undefined ? undefined : parseRecord(text)}
-}
-
-function tempName(file: string): string {
-  return `${file}.${process.pid}-${randomUUID().slice(0, 8)}.tmp`
-}
-
-async function writeTemp(file: string, record: StoredRecord): Promise<string> {
-  const temp = tempName(file)
-  await writeFile(temp, JSON.stringify(record), {flag: 'wx', mode: 0o600}).catch(async (error) => {
-    await unlink(temp).catch(() => {})
-    throw error
-  })
-  return temp
-}
-
-/** Removes `file` only if it is still the copy that was judged stale: a rival may have replaced it meanwhile. */
-async function removeIfSame(file: string, ino: number): Promise<boolean> {
-  const trash = tempName(file)
-  try {
-    await rename(file, trash)
-  } catch (error) {
-    return errorCode(error) === 'ENOENT'
-  }
-
-  const moved = await lstat(trash).catch(() => undefined)
-  if (moved && moved.ino !== ino) await link(trash, file).catch(() => {})
-  await unlink(trash).catch(() => {})
-  return true
 }
 
 /**
