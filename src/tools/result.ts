@@ -49,14 +49,19 @@ export function parseJsonOutput(stdout: string): {ok: true; value: unknown} | {o
   }
 }
 
-/** The message of an oclif (`{error: {message}}`) or Salesforce-style (`{status, message}`) JSON error. */
-function jsonErrorOf(value: unknown): {code?: string; message: string} | undefined {
+/**
+ * The message of an oclif (`{error: {message}}`) or Salesforce-style (`{status, message}`) JSON error, and the exit
+ * code the command asked for (oclif's `error.oclif.exit`), which oclif 4 does not use as the process's exit code
+ * when it prints the error as JSON: the process exits 1 whatever the command asked for.
+ */
+function jsonErrorOf(value: unknown): {code?: string; exit?: number; message: string} | undefined {
   if (value === null || typeof value !== 'object') return undefined
   const record = value as Record<string, unknown>
   const error = (record.error && typeof record.error === 'object' ? record.error : record) as Record<string, unknown>
   if (typeof error.message !== 'string') return undefined
   const code = typeof error.code === 'string' ? error.code : typeof error.name === 'string' && error.name !== 'Error' ? error.name : undefined
-  return {code, message: error.message}
+  const exit = (error.oclif as {exit?: unknown} | undefined)?.exit
+  return {code, message: error.message, ...(Number.isInteger(exit) ? {exit: exit as number} : {})}
 }
 
 function tail(text: string, max: number): string {
@@ -99,7 +104,12 @@ export function toToolResult(outcome: RunOutcome, context: RunContext, timeoutMs
   if (outcome.signal) structured.signal = outcome.signal
   if (outcome.timedOut) structured.timedOut = true
   if (outcome.cancelled) structured.cancelled = true
-  if (failure) structured.error = {message: jsonError?.message ?? failure, ...(jsonError?.code ? {code: jsonError.code} : {})}
+  // The exit code the command asked for, when the process's own exit code says otherwise.
+  const askedExit = jsonError?.exit !== undefined && jsonError.exit !== outcome.exitCode ? jsonError.exit : undefined
+  if (failure) {
+    structured.error = {message: jsonError?.message ?? failure, ...(jsonError?.code ? {code: jsonError.code} : {}), ...(askedExit === undefined ? {} : {exit: askedExit})}
+  }
+
   // JSON that is not an error object (a test report, a partial result) is still the command's answer.
   if (parsed.ok && !jsonError) structured.data = parsed.value
   if (!parsed.ok && stdout.trim()) structured.stdout = stdout
@@ -109,7 +119,7 @@ export function toToolResult(outcome: RunOutcome, context: RunContext, timeoutMs
   const exit = outcome.exitCode === undefined ? 'no exit code' : `exit ${outcome.exitCode}`
   const lines = [`$ ${context.commandLine}`, `(${exit}, ${outcome.durationMs} ms, in ${context.cwd})`, '']
   if (failure) {
-    lines.push(failure)
+    lines.push(askedExit === undefined ? failure : `${failure.slice(0, -1)} (the command's error asks for exit code ${askedExit}).`)
     if (jsonError) lines.push(`Error${jsonError.code ? ` ${jsonError.code}` : ''}: ${tail(jsonError.message, MAX_ERROR_TEXT)}`)
     else if (stderr.trim()) lines.push(tail(stderr, MAX_ERROR_TEXT))
     if (!jsonError && stdout.trim()) lines.push('', 'Output before the failure:', tail(stdout, MAX_ERROR_TEXT))

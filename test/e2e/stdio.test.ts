@@ -112,10 +112,12 @@ describe.each<Era>(['legacy', 'modern'])('mcp stdio, %s era, official client', (
     expect(textOf(result)).toContain('standard input is closed')
   })
 
-  it('reports a JSON command error by its message', async () => {
+  it('reports a JSON command error by its message, and the exit code the command asked for', async () => {
     const result = await call('tasks_show', {cwd: projectA, id: '99'})
     expect(result.isError).toBe(true)
-    expect(structured(result).error).toEqual({code: 'NO_TASK', message: 'No task with id 99.'})
+    // oclif 4 exits 1 for any error it prints as JSON; the command's own code (3) is in the error.
+    expect(structured(result)).toMatchObject({error: {code: 'NO_TASK', exit: 3, message: 'No task with id 99.'}, exitCode: 1})
+    expect(textOf(result)).toContain("the command's error asks for exit code 3")
   })
 
   it.each([

@@ -128,6 +128,13 @@ describe('toToolResult', () => {
       expect(structured).not.toHaveProperty('stdout')
     })
 
+    it('gives the exit code the command asked for when the process exited with another (oclif 4 exits 1 under --json)', () => {
+      const error = {error: {code: 'NO_TASK', message: 'No task with id 999.', name: 'Error', oclif: {exit: 3}}}
+      const {structured, text} = run({exitCode: 1, stdout: JSON.stringify(error)}, true)
+      expect(text.split('\n').slice(3)).toEqual(['The command failed with exit code 1 (the command\'s error asks for exit code 3).', 'Error NO_TASK: No task with id 999.'])
+      expect(structured).toMatchObject({error: {code: 'NO_TASK', exit: 3, message: 'No task with id 999.'}, exitCode: 1})
+    })
+
     it.each([
       ['a named error', {message: 'No default org.', name: 'NoDefaultEnvError', status: 1}, 'Error NoDefaultEnvError: No default org.', {code: 'NoDefaultEnvError', message: 'No default org.'}],
       ['a plain Error', {message: 'Something broke.', name: 'Error', status: 1}, 'Error: Something broke.', {message: 'Something broke.'}],
