@@ -10,6 +10,7 @@ import {askChannel, confirmDestructive} from './confirm.js'
 import type {CommandTool, Registry} from '../tools/registry.js'
 
 import {BUILTIN_HINTS} from '../tools/builtins/tool.js'
+import {commandListing} from '../tools/projection.js'
 import {type CallContext, callCommandTool, type CallEnvironment} from '../tools/call.js'
 import {errorResult} from '../tools/result.js'
 import {toJsonSchema} from '../tools/schema.js'
@@ -119,10 +120,9 @@ type Transport = {era: Era; http: boolean}
  */
 function listingOf(plan: ServerPlan): Tool[] {
   return plan.listed.map(({kind, tool}): Tool => {
-    const schema = kind === 'builtin' ? tool.schema : tool.input.schema
-    const annotations = kind === 'builtin' ? builtinAnnotations(tool) : tool.annotations
-    const inputSchema = {type: 'object', ...toJsonSchema(schema)} as Tool['inputSchema']
-    return {annotations, description: tool.description, inputSchema, name: tool.name, title: tool.title}
+    if (kind === 'command') return commandListing(tool) as Tool
+    const inputSchema = {type: 'object', ...toJsonSchema(tool.schema)} as Tool['inputSchema']
+    return {annotations: builtinAnnotations(tool), description: tool.description, inputSchema, name: tool.name, title: tool.title}
   })
 }
 

@@ -1,4 +1,4 @@
-import {ConfigError, idPattern, type Profile, type Settings} from '../config.js'
+import {ConfigError, idOrTopicPattern, type Profile, type Settings} from '../config.js'
 import type {CommandTool, Registry, SkipKind} from './registry.js'
 
 import {toJsonSchema} from './schema.js'
@@ -43,24 +43,25 @@ const SKIP_REASONS: Record<SkipKind, NotListedReason> = {
   own: 'the MCP server itself',
 }
 
-/** A glob matches a command by id (`apps:create`, `apps:*`) or by topic (`apps` covers `apps:**`). */
-export function matchesAny(globs: readonly string[], id: string): boolean {
-  return globs.some((glob) => idPattern(glob).test(id) || idPattern(`${glob.trim()}:**`).test(id))
+/** Whether an id matches any of the globs, by id or by topic (see idOrTopicPattern); the globs compiled once. */
+function globMatcher(globs: readonly string[] = []): (id: string) => boolean {
+  const patterns = globs.map((glob) => idOrTopicPattern(glob))
+  return (id) => patterns.some((pattern) => pattern.test(id))
 }
 
-/** Bytes a command tool adds to tools/list: its listing as the server serialises it. */
+/** A command tool's tools/list entry, exactly as the server lists it (src/mcp/server.ts) and as the budget counts it. */
+export function commandListing(tool: CommandTool, inputSchema: Record<string, unknown> = {type: 'object', ...toJsonSchema(tool.input.schema)}) {
+  return {annotations: tool.annotations, description: tool.description, inputSchema, name: tool.name, title: tool.title}
+}
+
+/** Bytes a command tool adds to tools/list. */
 export function listingBytes(tool: CommandTool): number {
-  return bytesWith(tool, toJsonSchema(tool.input.schema))
+  return Buffer.byteLength(JSON.stringify(commandListing(tool))) + 1
 }
 
 /** Never more than what the listing costs, found without building the tool's input schema. */
 function listingFloor(tool: CommandTool): number {
-  return bytesWith(tool, {})
-}
-
-function bytesWith(tool: CommandTool, inputSchema: Record<string, unknown>): number {
-  const listing = {annotations: tool.annotations, description: tool.description, inputSchema, name: tool.name, title: tool.title}
-  return Buffer.byteLength(JSON.stringify(listing)) + 1
+  return Buffer.byteLength(JSON.stringify(commandListing(tool, {}))) + 1
 }
 
 function resolveProfile(settings: Settings): {name: null | string; profile?: Profile; source?: BandSource} {
@@ -122,29 +123,37 @@ export function project(registry: Registry, settings: Settings): Projection {
   const readOnly = settings.projection.readOnly || Boolean(profile?.readOnly)
   const notListed: {id: string; reason: NotListedReason}[] = registry.skipped.map((s) => ({id: s.id, reason: SKIP_REASONS[s.kind]}))
 
+  const excluded = globMatcher(exclude)
+  const profileExcluded = globMatcher(profile?.exclude)
   const boundary: CommandTool[] = []
   for (const tool of registry.tools) {
-    if (matchesAny(exclude, tool.id)) notListed.push({id: tool.id, reason: 'excluded by flag'})
-    else if (profile?.exclude && matchesAny(profile.exclude, tool.id)) notListed.push({id: tool.id, reason: 'excluded by profile'})
+    if (excluded(tool.id)) notListed.push({id: tool.id, reason: 'excluded by flag'})
+    else if (profileExcluded(tool.id)) notListed.push({id: tool.id, reason: 'excluded by profile'})
     else if (readOnly && !tool.hints.readOnlyHint) notListed.push({id: tool.id, reason: 'read-only mode'})
     else boundary.push(tool)
   }
 
   const selector = settings.projection.tools ?? profile?.include
+  const allBytes = !selector && boundary.length <= maxTools ? boundary.reduce((sum, t) => sum + listingBytes(t), 0) : Infinity
   let bandSource: BandSource
-  let candidates: CommandTool[]
+  let fitted: {band: readonly CommandTool[]; bytes: number}
   if (selector) {
-    candidates = boundary.filter((t) => matchesAny(selector, t.id))
+    const selected = globMatcher(selector)
+    fitted = fit(
+      boundary.filter((t) => selected(t.id)),
+      maxTools,
+      maxBytes,
+    )
     bandSource = settings.projection.tools ? 'tools flag' : source!
-  } else if (boundary.length <= maxTools && boundary.reduce((sum, t) => sum + listingBytes(t), 0) <= maxBytes) {
-    candidates = boundary
+  } else if (allBytes <= maxBytes) {
+    fitted = {band: boundary, bytes: allBytes}
     bandSource = 'all commands fit'
   } else {
-    candidates = defaultOrder(boundary)
+    fitted = fit(defaultOrder(boundary), maxTools, maxBytes)
     bandSource = 'default selection'
   }
 
-  const {band, bytes} = fit(candidates, maxTools, maxBytes)
+  const {band, bytes} = fitted
   const inBand = new Set(band)
   const gateway = boundary.filter((t) => !inBand.has(t))
   for (const tool of gateway) notListed.push({id: tool.id, reason: 'outside the typed band (reachable through run_command)'})

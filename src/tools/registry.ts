@@ -1,12 +1,12 @@
 import {type Command, type Config, toStandardizedId} from '@oclif/core'
-import {createHash} from 'node:crypto'
 import * as z from 'zod'
 
 import {type CommandSettings, ConfigError, idPattern, parseCommandSettings, type Settings} from '../config.js'
 import {type Hints, type HintSource, resolveHints} from './annotations.js'
 import {canonicalJson} from './canonical-json.js'
 import {commandSummary, displayId, toolDescription} from './describe.js'
-import {assignToolNames} from './naming.js'
+import {MAX_KEY_LENGTH} from './idempotency.js'
+import {assignToolNames, shortHash} from './naming.js'
 import {buildToolInput, flagSignature, isExposedFlag, SchemaError, type SchemaOptions, toJsonSchema, type ToolInput} from './schema.js'
 
 /** This package's name as oclif records it on the commands it contributes. */
@@ -84,13 +84,21 @@ function commonFlagSignatures(commands: readonly Command.Cached[], omit: Readonl
   return new Set([...counts].filter(([, n]) => n >= threshold).map(([signature]) => signature))
 }
 
+/** The author's `oclif.mcp.commands` patterns, compiled once, in order. */
+type AuthorPatterns = readonly (readonly [RegExp, CommandSettings])[]
+
 /** The author's settings for one command: matching package.json patterns in order, then the static `mcp` property. */
-function settingsLayers(command: Command.Cached, settings: Settings): CommandSettings[] {
-  const patterns = Object.entries(settings.author.commands ?? {})
-    .filter(([glob]) => idPattern(glob).test(command.id))
-    .map(([, value]) => value)
+function settingsLayers(command: Command.Cached, patterns: AuthorPatterns): CommandSettings[] {
+  const matching = patterns.filter(([pattern]) => pattern.test(command.id)).map(([, value]) => value)
   const ownProperty = (command as Command.Cached & {mcp?: unknown}).mcp
-  return ownProperty === undefined ? patterns : [...patterns, parseCommandSettings(ownProperty, command.id)]
+  return ownProperty === undefined ? matching : [...matching, parseCommandSettings(ownProperty, command.id)]
+}
+
+/** A command kept for the registry, with the author's settings layers for it and their merge. */
+interface Chosen {
+  command: Command.Cached
+  layers: CommandSettings[]
+  merged: CommandSettings
 }
 
 /** Properties the server adds to every command tool. */
@@ -101,33 +109,32 @@ function serverShape(settings: Settings): Record<string, z.ZodType> {
     idempotencyKey: z
       .string()
       .min(1)
-      .max(200)
+      .max(MAX_KEY_LENGTH)
       .describe('Optional. A retry with the same key and arguments returns the first run\'s result instead of running again.')
       .optional(),
   }
 }
 
 function describeCommandTool(
-  command: Command.Cached,
-  layers: CommandSettings[],
+  {command, layers, merged}: Chosen,
   config: Config,
   settings: Settings,
   schemaOptions: SchemaOptions,
   topics: ReadonlySet<string>,
 ): Omit<CommandTool, 'name'> {
-  const merged = Object.assign({}, ...layers) as CommandSettings
+  const shownId = displayId(command.id, config)
   const {hints, source} = resolveHints(
     command.id,
     layers.map((l) => l.annotations),
     topics.has(command.id),
   )
   const {title: authorTitle, ...flags} = hints
-  const title = authorTitle ?? `${config.bin} ${displayId(command.id, config)}`
+  const title = authorTitle ?? `${config.bin} ${shownId}`
   return {
     annotations: {...flags, title},
     command,
     description: toolDescription(command, config),
-    displayId: displayId(command.id, config),
+    displayId: shownId,
     env: {...settings.author.env, ...Object.assign({}, ...layers.map((l) => l.env))},
     hintSource: source,
     hints,
@@ -147,16 +154,17 @@ function describeCommandTool(
  */
 export function buildRegistry(config: Config, settings: Settings): Registry {
   const skipped: Registry['skipped'] = []
-  const chosen: {command: Command.Cached; layers: CommandSettings[]}[] = []
+  const chosen: Chosen[] = []
   const seen = new Set<string>()
+  const patterns: AuthorPatterns = Object.entries(settings.author.commands ?? {}).map(([glob, value]) => [idPattern(glob), value] as const)
   for (const command of config.commands) {
     if (isAliasEntry(command, config) || seen.has(command.id)) continue
     seen.add(command.id)
-    const layers = settingsLayers(command, settings)
+    const layers = settingsLayers(command, patterns)
     const merged = Object.assign({}, ...layers) as CommandSettings
     const skip = skipReason(command, merged)
     if (skip) skipped.push({id: command.id, ...skip})
-    else chosen.push({command, layers})
+    else chosen.push({command, layers, merged})
   }
 
   chosen.sort((a, b) => (a.command.id < b.command.id ? -1 : 1))
@@ -172,14 +180,14 @@ export function buildRegistry(config: Config, settings: Settings): Registry {
   }
   const topics = new Set(chosen.flatMap(({command}) => command.id.split(':').slice(0, -1).map((_, i, parts) => parts.slice(0, i + 1).join(':'))))
   const built: Omit<CommandTool, 'name'>[] = []
-  for (const {command, layers} of chosen) {
+  for (const entry of chosen) {
     try {
-      built.push(describeCommandTool(command, layers, config, settings, schemaOptions, topics))
+      built.push(describeCommandTool(entry, config, settings, schemaOptions, topics))
     } catch (error) {
       if (error instanceof ConfigError) throw error
       // One command we cannot describe faithfully must not take the other tools (or the server) down.
       const reason = error instanceof SchemaError ? error.message : `unreadable metadata: ${error instanceof Error ? error.message : String(error)}`
-      skipped.push({id: command.id, kind: 'no-schema', reason})
+      skipped.push({id: entry.command.id, kind: 'no-schema', reason})
     }
   }
 
@@ -206,7 +214,7 @@ export function definitionHash(tool: CommandTool): string {
   let hash = hashes.get(tool)
   if (!hash) {
     const shape = {annotations: tool.annotations, id: tool.id, input: toJsonSchema(tool.input.schema), json: tool.json, timeoutMs: tool.timeoutMs}
-    hash = `sha256:${createHash('sha256').update(canonicalJson(shape)).digest('hex').slice(0, 32)}`
+    hash = `sha256:${shortHash(canonicalJson(shape), 32)}`
     hashes.set(tool, hash)
   }
 

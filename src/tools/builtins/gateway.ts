@@ -1,11 +1,12 @@
 import type {Config} from '@oclif/core'
 
-import {createHash} from 'node:crypto'
 import * as z from 'zod'
 
 import {callCommandTool, type CallEnvironment} from '../call.js'
 import {errorResult, type ToolResult} from '../result.js'
 import {findExecutable, type Projection, unknownCommandMessage} from '../projection.js'
+import {MAX_KEY_LENGTH} from '../idempotency.js'
+import {shortHash} from '../naming.js'
 import {definitionHash} from '../registry.js'
 import {buildCommandIndex} from '../search.js'
 import {type BuiltinTool, jsonResult} from './tool.js'
@@ -18,7 +19,7 @@ interface Cursor {
 }
 
 function queryKey(query: string): string {
-  return createHash('sha256').update(query.trim().toLowerCase()).digest('hex').slice(0, 12)
+  return shortHash(query.trim().toLowerCase(), 12)
 }
 
 function encodeCursor(cursor: Cursor): string {
@@ -111,7 +112,7 @@ export function gatewayBuiltins(config: Config, projection: Projection, call: Ca
       arguments: z.record(z.string(), z.unknown()).describe("The command's arguments, as its input schema (describe_command) says; cwd goes here too.").optional(),
       command: z.string().min(1).describe('Command id ("apps create" or "apps:create").'),
       expectedDefinitionHash: z.string().min(1).describe('definitionHash from describe_command.'),
-      idempotencyKey: z.string().min(1).max(200).describe('Optional. A retry with the same key and arguments returns the first result instead of running again.').optional(),
+      idempotencyKey: z.string().min(1).max(MAX_KEY_LENGTH).describe('Optional. A retry with the same key and arguments returns the first result instead of running again.').optional(),
     }),
     title: 'Run a command',
   }
