@@ -22,9 +22,15 @@ describe('mcp tools', () => {
     const found = inventory(await run(['--json']))
     const server = await connectTaskbox({cwd: space.dir, env, era: 'legacy'})
     let names: string[]
+    let hints: Record<string, unknown>[]
     let capabilities: Record<string, unknown>
     try {
-      names = (await server.client.listTools()).tools.map((t) => t.name)
+      const {tools} = await server.client.listTools()
+      names = tools.map((t) => t.name)
+      hints = tools.map(({annotations}) => {
+        const {title: _title, ...rest} = annotations ?? {}
+        return rest
+      })
       capabilities = (await server.client.callTool({arguments: {}, name: 'describe_capabilities'})).structuredContent as Record<string, unknown>
     } finally {
       await server.close()
@@ -32,6 +38,8 @@ describe('mcp tools', () => {
 
     expect(found.listed).toEqual(names)
     expect(found.tools.map((t) => t.name)).toEqual(names)
+    // Built-ins too: run_command is not read-only (it was once shown with the read-only built-in defaults).
+    expect(found.tools.map((t) => t.annotations)).toEqual(hints)
     expect(found.listed).toEqual(capabilities.tools)
     expect(capabilities.typedBand).toEqual({bytes: found.totals.typedBandBytes, count: found.totals.commandTools})
     expect(capabilities.notListed).toEqual(found.notListed)

@@ -5,7 +5,8 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 
 import {type Host, VERSIONS} from './hosts.js'
-import {type Era, expectNoLeftovers, serve, type Session, type StdioTarget, textOf, v1Http, v1Stdio, v2Http, v2Stdio} from './sessions.js'
+import {type Era, expectNoLeftovers, serve, type Session, type StdioTarget, v1Http, v1Stdio, v2Http, v2Stdio} from './sessions.js'
+import {textOf} from '../helpers/taskbox.js'
 
 /**
  * Runs `body` with a fresh HOME and project directory for `host`, then fails the cell if any process that mentions

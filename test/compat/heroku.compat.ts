@@ -8,7 +8,8 @@ import {join} from 'node:path'
 
 import {using} from './cells.js'
 import {HEROKU, hostEnv, ROOT, VERSIONS} from './hosts.js'
-import {expectNoLeftovers, runProcess, serve, type Session, type StdioTarget, textOf, v1Http, v2Stdio} from './sessions.js'
+import {expectNoLeftovers, runProcess, serve, type Session, type StdioTarget, v1Http, v2Stdio} from './sessions.js'
+import {textOf} from '../helpers/taskbox.js'
 
 /** List the tools, call read-only commands (one found, one failing) and cli_info. */
 async function exerciseHeroku(session: Session): Promise<void> {

@@ -7,10 +7,12 @@ import {StdioClientTransport as StdioClientTransportV1} from '@modelcontextproto
 import {StreamableHTTPClientTransport as StreamableHTTPClientTransportV1} from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import {type Transport as TransportV1} from '@modelcontextprotocol/sdk/shared/transport.js'
 import {spawn} from 'node:child_process'
-import {readdirSync, readFileSync, readlinkSync} from 'node:fs'
+import {readFileSync} from 'node:fs'
 import {join} from 'node:path'
 
+import {eventually, isRunning, killPids, processesIn, processesMatching} from '../helpers/processes.js'
 import {waitForBanner} from '../helpers/serve.js'
+import {textOf} from '../helpers/taskbox.js'
 import {type Host, hostEnv, mcpArgv, NODE22, ROOT} from './hosts.js'
 
 export type Era = 'legacy' | 'modern'
@@ -45,39 +47,15 @@ export interface StdioTarget {
 
 const CALL_TIMEOUT = 60_000
 
-export function textOf(result: ToolResult): string {
-  const [first] = (result.content ?? []) as {text?: string}[]
-  return first?.text ?? ''
-}
-
 /** How either SDK's stdio client transport starts the target's `mcp stdio`. */
 function stdioServer(target: StdioTarget) {
   const args = mcpArgv(target.host, 'stdio', ['--cwd', target.project, ...(target.args ?? [])])
   return {args, command: target.host.node, cwd: target.project, env: hostEnv(target.host, target.home), stderr: 'pipe' as const}
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'))
-  } catch {
-    return false
-  }
-}
-
-async function waitGone(pid: number, ms: number): Promise<boolean> {
-  const until = Date.now() + ms
-  while (isAlive(pid)) {
-    if (Date.now() > until) return false
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-
-  return true
-}
-
 /** Once the client has closed a stdio server (input end, then SIGTERM): SIGKILL it and fail if it is still there. */
 async function reap(pid: number | undefined, stderr: () => string): Promise<void> {
-  if (pid === undefined || (await waitGone(pid, 10_000))) return
+  if (pid === undefined || (await eventually(() => !isRunning(pid), 10_000, 50))) return
   process.kill(pid, 'SIGKILL')
   throw new Error(`the server (pid ${pid}) was still running 10 s after its client closed; stderr: ${stderr()}`)
 }
@@ -243,7 +221,7 @@ export function runProcess(command: string, args: string[], env: Record<string, 
   let stderr = ''
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk))
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk))
-  const timer = setTimeout(() => child.pid && isAlive(child.pid) && process.kill(child.pid, 'SIGKILL'), timeoutMs)
+  const timer = setTimeout(() => child.pid && isRunning(child.pid) && process.kill(child.pid, 'SIGKILL'), timeoutMs)
   return new Promise((resolve, reject) => {
     child.on('error', reject)
     child.on('close', (code) => {
@@ -273,7 +251,7 @@ export async function serve(target: StdioTarget): Promise<Served> {
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) {
       process.kill(pid, 'SIGTERM')
-      const timer = setTimeout(() => isAlive(pid) && process.kill(pid, 'SIGKILL'), 20_000)
+      const timer = setTimeout(() => isRunning(pid) && process.kill(pid, 'SIGKILL'), 20_000)
       await exited
       clearTimeout(timer)
     }
@@ -290,33 +268,17 @@ export async function serve(target: StdioTarget): Promise<Served> {
   }
 }
 
-/** Processes (other than this one) whose command line mentions `dir` or whose working directory is in it. */
+/** Processes (other than this one) whose working directory is in `dir` or whose command line mentions it. */
 function processesUsing(dir: string): number[] {
-  const pids: number[] = []
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue
-    try {
-      const cwd = readlinkSync(`/proc/${entry}/cwd`)
-      const args = readFileSync(`/proc/${entry}/cmdline`, 'utf8')
-      if (cwd === dir || cwd.startsWith(`${dir}/`) || args.includes(dir)) pids.push(Number(entry))
-    } catch {
-      // Gone, or not ours to read.
-    }
-  }
-
-  return pids.filter((pid) => isAlive(pid))
+  const pids = new Set([...processesIn(dir), ...processesMatching(dir).map((row) => row.pid)])
+  pids.delete(process.pid)
+  return [...pids].filter((pid) => isRunning(pid))
 }
 
 /** Fails when a process of the cell outlives it (after a grace period), killing any such process by pid. */
 export async function expectNoLeftovers(dir: string): Promise<void> {
-  const until = Date.now() + 10_000
-  let pids = processesUsing(dir)
-  while (pids.length > 0 && Date.now() < until) {
-    await new Promise((resolve) => setTimeout(resolve, 100))
-    pids = processesUsing(dir)
-  }
-
-  if (pids.length === 0) return
+  if (await eventually(() => processesUsing(dir).length === 0)) return
+  const pids = processesUsing(dir)
   const described = pids.map((pid) => {
     try {
       return `${pid}: ${readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ')}`
@@ -324,6 +286,6 @@ export async function expectNoLeftovers(dir: string): Promise<void> {
       return String(pid)
     }
   })
-  for (const pid of pids) if (isAlive(pid)) process.kill(pid, 'SIGKILL')
+  killPids(pids)
   throw new Error(`processes outlived the cell: ${described.join('; ')}`)
 }

@@ -1,18 +1,12 @@
 import {afterAll, beforeAll, describe, expect, it} from '@jest/globals'
-import {execFileSync} from 'node:child_process'
 import {mkdirSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 
+import {eventually, processesMatching} from '../helpers/processes.js'
 import {post, rawPost, refusedServe, type Served, serveTaskbox} from '../helpers/serve.js'
 import {scratch, taskboxEnv} from '../helpers/taskbox.js'
 
 const TOKEN = 's3cret-token-for-tests'
-
-function processesMatching(marker: string): string[] {
-  return execFileSync('ps', ['-eo', 'pid,args'], {encoding: 'utf8'})
-    .split('\n')
-    .filter((line) => line.includes(marker) && !line.includes('ps -eo'))
-}
 
 function call(id: number, name: string, args: Record<string, unknown>) {
   return {id, jsonrpc: '2.0', method: 'tools/call', params: {arguments: args, name}}
@@ -105,8 +99,7 @@ describe('mcp serve: safe by default', () => {
   it('after the grace period kills what is still running, and exits 0', async () => {
     const server = await start(['--grace', '1'])
     const inFlight = post(server.url, call(1, 'report_weekly', {cwd: project, delay: 367})).catch((error: Error) => error)
-    await new Promise((resolve) => setTimeout(resolve, 2500))
-    expect(processesMatching('--delay=367').length).toBeGreaterThan(0)
+    expect(await eventually(() => processesMatching('--delay=367').length > 0, 30_000)).toBe(true)
     server.child.kill('SIGTERM')
     expect(await server.exited).toBe(0)
     await inFlight

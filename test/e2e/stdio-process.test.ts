@@ -1,8 +1,9 @@
 import {afterAll, beforeAll, describe, expect, it} from '@jest/globals'
-import {type ChildProcess, execFileSync, spawn} from 'node:child_process'
+import {type ChildProcess, spawn} from 'node:child_process'
 import {mkdirSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 
+import {eventually, killPids, processesIn, processesMatching} from '../helpers/processes.js'
 import {NOISY_PLUGIN, scratch, TASKBOX_BIN, taskboxEnv} from '../helpers/taskbox.js'
 
 /** Plain JSON-RPC over real pipes, as a shell script would send it. */
@@ -31,20 +32,6 @@ function start(env: Record<string, string>, cwd: string, args: string[] = []): {
   return {child, done, stdout: () => stdout}
 }
 
-function processesMatching(marker: string): string[] {
-  return execFileSync('ps', ['-eo', 'pid,args'], {encoding: 'utf8'})
-    .split('\n')
-    .filter((line) => line.includes(marker) && !line.includes('ps -eo'))
-}
-
-async function waitFor(check: () => boolean, timeoutMs = 30_000): Promise<void> {
-  const until = Date.now() + timeoutMs
-  while (!check()) {
-    if (Date.now() > until) throw new Error('condition not met in time')
-    await new Promise((r) => setTimeout(r, 100))
-  }
-}
-
 describe('mcp stdio as a process', () => {
   const space = scratch()
   const project = join(space.dir, 'project')
@@ -57,6 +44,8 @@ describe('mcp stdio as a process', () => {
 
   afterAll(() => {
     for (const child of started) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+    // Commands a failed test left running (their own process groups) work under the scratch dir.
+    killPids(processesIn(space.dir))
     space.cleanup()
   })
 
@@ -149,11 +138,11 @@ describe('mcp stdio as a process', () => {
     server.child.stdin!.write(JSON.stringify(initialize(1)) + '\n')
     server.child.stdin!.write(JSON.stringify(call(2, 'report_weekly', {cwd: slowProject, delay})) + '\n')
     const marker = `--delay=${delay}`
-    await waitFor(() => processesMatching(marker).length > 0)
+    expect(await eventually(() => processesMatching(marker).length > 0, 30_000)).toBe(true)
 
     server.child.kill(signal)
     const finished = await server.done
     expect(finished.code).toBe(0)
-    await waitFor(() => processesMatching(marker).length === 0, 5000)
+    expect(await eventually(() => processesMatching(marker).length === 0, 5000)).toBe(true)
   })
 })

@@ -1,8 +1,8 @@
 import {afterAll, beforeAll, describe, expect, it} from '@jest/globals'
-import {execFileSync} from 'node:child_process'
 import {mkdirSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 
+import {eventually, processesMatching} from '../helpers/processes.js'
 import {connectTaskbox, type Connected, scratch, taskboxEnv} from '../helpers/taskbox.js'
 
 type Result = Awaited<ReturnType<Connected['client']['callTool']>>
@@ -58,7 +58,7 @@ describe('prewarmed workers', () => {
     let warmRuns = 0
     for (const [name, args] of SCRIPT) {
       const expected = await cold.client.callTool({arguments: {...args, cwd: coldDir}, name})
-      await pause(1500) // let the pool refill, so the next call finds a ready worker
+      await pause(2500) // let the pool refill, so the next call finds a ready worker (a loaded machine needs the margin)
       const actual = await warm.client.callTool({arguments: {...args, cwd: warmDir}, name})
       if ((actual._meta?.['oclif-plugin-mcp/run'] as {warm?: boolean} | undefined)?.warm) warmRuns++
       expect({name, result: comparable(actual, warmDir)}).toEqual({name, result: comparable(expected, coldDir)})
@@ -86,16 +86,14 @@ describe('prewarmed workers', () => {
     const dir = join(space.dir, 'cancel')
     mkdirSync(dir)
     writeFileSync(join(dir, '.taskbox.json'), JSON.stringify({name: 'c', nextId: 1, tasks: []}))
-    const running = () => execFileSync('ps', ['-eo', 'args'], {encoding: 'utf8'}).split('\n').filter((l) => l.includes('--delay=311'))
+    const running = () => processesMatching('--delay=311')
     const controller = new AbortController()
     const call = warm.client.callTool({arguments: {cwd: dir, delay: 311}, name: 'report_weekly'}, {signal: controller.signal}).catch((error: Error) => error)
-    const until = Date.now() + 30_000
-    while (running().length === 0 && Date.now() < until) await pause(100)
+    await eventually(() => running().length > 0, 30_000)
     expect(running().length).toBeGreaterThan(0)
     controller.abort()
     expect(await call).toBeInstanceOf(Error)
-    const deadline = Date.now() + 5000
-    while (running().length > 0 && Date.now() < deadline) await pause(100)
+    await eventually(() => running().length === 0, 5000)
     expect(running()).toEqual([])
     // The server is still there.
     expect((await warm.client.callTool({arguments: {}, name: 'cli_info'})).isError).toBeFalsy()
@@ -114,16 +112,14 @@ describe('cancellation over HTTP (2026-07-28: the client closes the response str
     const client = new Client({name: 'cancel', version: '1'}, {versionNegotiation: {mode: {pin: '2026-07-28'}}})
     try {
       await client.connect(new StreamableHTTPClientTransport(new URL(server.url)))
-      const running = () => execFileSync('ps', ['-eo', 'args'], {encoding: 'utf8'}).split('\n').filter((l) => l.includes('--delay=313'))
+      const running = () => processesMatching('--delay=313')
       const controller = new AbortController()
       const call = client.callTool({arguments: {cwd: dir, delay: 313}, name: 'report_weekly'}, {signal: controller.signal}).catch((error: Error) => error)
-      const until = Date.now() + 30_000
-      while (running().length === 0 && Date.now() < until) await pause(100)
+      await eventually(() => running().length > 0, 30_000)
       expect(running().length).toBeGreaterThan(0)
       controller.abort()
       await call
-      const deadline = Date.now() + 5000
-      while (running().length > 0 && Date.now() < deadline) await pause(100)
+      await eventually(() => running().length === 0, 5000)
       expect(running()).toEqual([])
       expect((await client.callTool({arguments: {}, name: 'cli_info'})).isError).toBeFalsy()
     } finally {

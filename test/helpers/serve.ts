@@ -1,6 +1,7 @@
 import {type ChildProcess, spawn} from 'node:child_process'
 import {request as httpRequest} from 'node:http'
 
+import {killPids, processesWithEnv} from './processes.js'
 import {TASKBOX_BIN} from './taskbox.js'
 
 export interface Served {
@@ -50,7 +51,11 @@ export async function serveTaskbox(options: {args?: string[]; bin?: string; cwd:
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) {
       child.kill('SIGTERM')
-      const timer = setTimeout(() => child.kill('SIGKILL'), 20_000)
+      // A server that had to be killed could not stop its commands (own process groups): they go by their HOME.
+      const timer = setTimeout(() => {
+        child.kill('SIGKILL')
+        if (options.env.HOME) killPids(processesWithEnv('HOME', options.env.HOME))
+      }, 20_000)
       await exited
       clearTimeout(timer)
     }

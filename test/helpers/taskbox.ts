@@ -4,6 +4,8 @@ import {mkdirSync, mkdtempSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join, resolve} from 'node:path'
 
+import {isAlive, killPids, processesWithEnv} from './processes.js'
+
 export const ROOT = resolve(import.meta.dirname, '../..')
 export const TASKBOX_BIN = join(ROOT, 'examples/taskbox/bin/run.js')
 export const NOISY_PLUGIN = join(ROOT, 'test/fixtures/noisy-plugin')
@@ -56,15 +58,6 @@ export interface Connected {
   stderr: () => string
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
-  }
-}
-
 /** Starts `taskbox mcp stdio ARGS` (or another CLI's, given its `bin` script) under the official client, in the given era. */
 export async function connectTaskbox(options: {args?: string[]; bin?: string; cwd: string; env: Record<string, string>; era: Era}): Promise<Connected> {
   const transport = new StdioClientTransport({
@@ -82,13 +75,28 @@ export async function connectTaskbox(options: {args?: string[]; bin?: string; cw
     {name: 'oclif-plugin-mcp-tests', version: '1.0.0'},
     options.era === 'modern' ? {versionNegotiation: {mode: {pin: '2026-07-28'}}} : {},
   )
-  await client.connect(transport)
+  // A server the client could not close (or never connected to) is killed by pid, with whatever it started: the
+  // commands run in their own process groups, so they are found by the HOME they inherited.
+  const kill = (pid: number | undefined) => {
+    if (pid === undefined || !isAlive(pid)) return
+    killPids([pid])
+    if (options.env.HOME) killPids(processesWithEnv('HOME', options.env.HOME))
+  }
+
+  try {
+    await client.connect(transport)
+  } catch (error) {
+    await client.close().catch(() => {})
+    kill(transport.pid ?? undefined)
+    throw new Error(`${(error as Error).message}; server stderr: ${stderr}`)
+  }
+
   const pid = transport.pid!
   return {
     client,
     async close() {
       await client.close().catch(() => {})
-      if (isAlive(pid)) process.kill(pid, 'SIGKILL')
+      kill(pid)
     },
     pid,
     stderr: () => stderr,

@@ -69,6 +69,8 @@ describe.each(clis)('guardrails over every listed tool of $name', (cli) => {
 
   beforeAll(async () => {
     listing = await listTools(cli.config!, cli.flags)
+    // Every check below runs over the listed tools: an empty band would pass them all.
+    expect(listing.commandTools).toBeGreaterThan(0)
   })
 
   it('has valid, unique names of at most 64 characters', () => {

@@ -1,131 +1,15 @@
-import {afterAll, afterEach, beforeAll, describe, expect, it} from '@jest/globals'
-import {type ChildProcess, spawn} from 'node:child_process'
-import {existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, utimesSync, writeFileSync} from 'node:fs'
-import {tmpdir} from 'node:os'
-import {join, resolve} from 'node:path'
+import {afterAll, describe, expect, it} from '@jest/globals'
+import {existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync} from 'node:fs'
+import {join} from 'node:path'
 import {setTimeout as sleep} from 'node:timers/promises'
 
-import {canonicalJson} from '../../src/tools/canonical-json.js'
-import {type Execution, IdempotencyStore, type IdempotentOutcome} from '../../src/tools/idempotency.js'
-import type {ToolResult} from '../../src/tools/result.js'
+import {IdempotencyStore} from '../../src/tools/idempotency.js'
+import {command, only, recordFiles, resultOf, storeScratch, textResult} from '../helpers/idempotency-store.js'
 
-const RACE_SCRIPT = resolve(import.meta.dirname, '../fixtures/scripts/idempotency-race.mjs')
-const BUILT_MODULE = resolve(import.meta.dirname, '../../dist/tools/idempotency.js')
+const stores = storeScratch('idempotency-test-')
+const freshDir = () => stores.fresh()
 
-let scratch: string
-let dirs = 0
-const children = new Set<ChildProcess>()
-
-beforeAll(() => {
-  scratch = realpathSync(mkdtempSync(join(tmpdir(), 'idempotency-test-')))
-})
-
-afterAll(() => {
-  rmSync(scratch, {force: true, recursive: true})
-})
-
-afterEach(() => {
-  for (const child of children) {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
-  }
-
-  children.clear()
-})
-
-/** A fresh store directory (not created yet: the store creates it). */
-function freshDir(): string {
-  return join(scratch, `store-${++dirs}`)
-}
-
-function textResult(text: string): ToolResult {
-  return {content: [{text, type: 'text'}], structuredContent: {text}}
-}
-
-/** An `execute` that counts its runs and can take a while. */
-function command(text = 'done', options: {holdMs?: number; ran?: boolean} = {}) {
-  const counter = {runs: 0}
-  const execute = async (): Promise<Execution> => {
-    counter.runs++
-    if (options.holdMs) await sleep(options.holdMs)
-    return {ran: options.ran ?? true, result: textResult(text)}
-  }
-
-  return Object.assign(counter, {execute})
-}
-
-function recordFiles(dir: string): string[] {
-  return readdirSync(dir).filter((name) => name.endsWith('.json'))
-}
-
-function only(dir: string): string {
-  const files = recordFiles(dir)
-  expect(files).toHaveLength(1)
-  return join(dir, files[0])
-}
-
-function resultOf(outcome: IdempotentOutcome): ToolResult | undefined {
-  return 'result' in outcome ? outcome.result : undefined
-}
-
-interface Racer {
-  exited: Promise<void>
-  outcome: Promise<IdempotentOutcome>
-  process: ChildProcess
-  ready: Promise<void>
-}
-
-/** Starts the race script (another process on the same directory); it waits for `go()` before calling. */
-function startRacer(dir: string, key: string, log: string, holdMs: number): Racer {
-  const child = spawn(process.execPath, [RACE_SCRIPT, dir, key, log, String(holdMs)], {stdio: ['pipe', 'pipe', 'pipe']})
-  children.add(child)
-  let stdout = ''
-  let stderr = ''
-  child.stderr!.on('data', (chunk) => (stderr += chunk))
-  const exited = new Promise<void>((done) => child.once('exit', () => done()))
-  const ready = new Promise<void>((done, fail) => {
-    child.stdout!.on('data', (chunk) => {
-      stdout += chunk
-      if (stdout.includes('READY\n')) done()
-    })
-    void exited.then(() => fail(new Error(`race script exited before READY: ${stderr}`)))
-  })
-  const outcome = exited.then(() => {
-    const line = stdout.split('\n').find((text) => text.startsWith('{'))
-    if (!line) throw new Error(`race script printed no outcome: ${stderr}`)
-    return JSON.parse(line) as IdempotentOutcome
-  })
-  outcome.catch(() => {}) // a racer killed on purpose has none; only awaiting it fails
-  return {exited, outcome, process: child, ready}
-}
-
-function go(racer: Racer): void {
-  racer.process.stdin!.write('go\n')
-}
-
-function logged(log: string): string[] {
-  return existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean) : []
-}
-
-async function until(condition: () => boolean, what: string, limitMs = 60_000): Promise<void> {
-  const deadline = Date.now() + limitMs
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await sleep(20)
-  }
-}
-
-describe('canonicalJson', () => {
-  it.each([
-    [{b: 1, a: 2}, '{"a":2,"b":1}'],
-    [{z: {y: [{d: 1, c: 2}], x: null}}, '{"z":{"x":null,"y":[{"c":2,"d":1}]}}'],
-    [{a: undefined, b: 1}, '{"b":1}'],
-    [[3, 1, 2], '[3,1,2]'],
-    ['text', '"text"'],
-    [undefined, 'null'],
-  ])('%j → %s', (value, expected) => {
-    expect(canonicalJson(value)).toBe(expected)
-  })
-})
+afterAll(() => stores.cleanup())
 
 describe('IdempotencyStore', () => {
   it('runs the first call and replays retries without running again', async () => {
@@ -372,64 +256,5 @@ describe('IdempotencyStore', () => {
     expect(outcome).toMatchObject({reason: 'unavailable', status: 'refused'})
     expect((outcome as {message: string}).message).toMatch(/without idempotencyKey/)
     expect(cmd.runs).toBe(0)
-  })
-
-  describe('across processes', () => {
-    beforeAll(() => {
-      if (!existsSync(BUILT_MODULE)) throw new Error(`${BUILT_MODULE} is missing: build first (npx tsc -p tsconfig.build.json)`)
-    })
-
-    it('runs once when two other processes and this one race for the same key', async () => {
-      const dir = freshDir()
-      const log = join(scratch, `race-${dirs}.log`)
-      const racers = [startRacer(dir, 'shared', log, 500), startRacer(dir, 'shared', log, 500)]
-      await Promise.all(racers.map((racer) => racer.ready))
-      const store = new IdempotencyStore({dir, pollMs: 20})
-      let ranHere = 0
-      for (const racer of racers) go(racer)
-      const mine = await store.run('race', 'shared', {n: 1}, async () => {
-        ranHere++
-        writeFileSync(log, `${process.pid}\n`, {flag: 'a'})
-        await sleep(500)
-        return {ran: true, result: textResult(`ran in ${process.pid}`)}
-      })
-      const outcomes = [mine, ...(await Promise.all(racers.map((racer) => racer.outcome)))]
-
-      expect(logged(log)).toHaveLength(1)
-      expect(outcomes.map((outcome) => outcome.status).sort()).toEqual(['executed', 'replayed', 'replayed'])
-      const texts = new Set(outcomes.map((outcome) => resultOf(outcome)?.content[0].text))
-      expect(texts).toEqual(new Set([`ran in ${logged(log)[0]}`]))
-      expect(ranHere).toBe(mine.status === 'executed' ? 1 : 0)
-    })
-
-    it('waits for a live claim, then refuses as interrupted once its process is dead', async () => {
-      const dir = freshDir()
-      const log = join(scratch, `hang-${dirs}.log`)
-      const racer = startRacer(dir, 'hang', log, 600_000)
-      await racer.ready
-      go(racer)
-      await until(() => logged(log).length === 1, 'the other process to start its command')
-
-      const cmd = command()
-      const impatient = new IdempotencyStore({dir, pollMs: 20, waitMs: 300})
-      const waiting = await impatient.run('race', 'hang', {n: 1}, cmd.execute)
-      expect(waiting).toMatchObject({reason: 'in-progress', status: 'refused'})
-      expect((waiting as {message: string}).message).toMatch(/still running in another process/)
-      expect(await impatient.run('race', 'hang', {n: 2}, cmd.execute)).toMatchObject({reason: 'conflict'})
-
-      // The server dies mid-run: its claim stays behind with a dead pid.
-      racer.process.kill('SIGKILL')
-      await racer.exited
-      for (const store of [impatient, new IdempotencyStore({dir})]) {
-        const outcome = await store.run('race', 'hang', {n: 1}, cmd.execute)
-        expect(outcome).toMatchObject({reason: 'interrupted', status: 'refused'})
-        expect((outcome as {message: string}).message).toMatch(/may or may not have run/)
-      }
-
-      expect(cmd.runs).toBe(0)
-      // Past maxAgeMs the interrupted claim no longer blocks the key.
-      await sleep(60)
-      expect((await new IdempotencyStore({dir, maxAgeMs: 50}).run('race', 'hang', {n: 1}, cmd.execute)).status).toBe('executed')
-    })
   })
 })

@@ -3,6 +3,7 @@ import {existsSync, mkdtempSync, readFileSync, realpathSync, rmSync} from 'node:
 import {tmpdir} from 'node:os'
 import {join, resolve} from 'node:path'
 
+import {eventually, isRunning} from '../helpers/processes.js'
 import {killRunningCommands, type RunOutcome, type RunRequest, runCommand, runningCommandCount} from '../../src/tools/runner.js'
 
 const NODE = process.execPath
@@ -53,28 +54,7 @@ function grandchildPid(outcome: RunOutcome): number {
 }
 
 /** Dead: no such process, or a zombie (killed, waiting for init to reap it). */
-function isGone(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ESRCH'
-  }
-
-  try {
-    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.startsWith('Z') ?? false
-  } catch {
-    return true
-  }
-}
-
-async function waitUntil(check: () => boolean, ms = 10_000): Promise<boolean> {
-  for (const deadline = Date.now() + ms; Date.now() < deadline; ) {
-    if (check()) return true
-    await new Promise((r) => setTimeout(r, 100))
-  }
-
-  return check()
-}
+const isGone = (pid: number) => !isRunning(pid)
 
 describe('runCommand: exit codes and output', () => {
   it.each([
@@ -144,14 +124,14 @@ describe('runCommand: ending the process tree', () => {
     const outcome = await runCommand(request([SPAWN_TREE, 'wait'], {timeoutMs: TREE_TIMEOUT_MS}))
     const pid = grandchildPid(outcome)
     expect(outcome).toMatchObject({cancelled: false, exitCode: undefined, signal: 'SIGTERM', timedOut: true})
-    expect(await waitUntil(() => isGone(pid))).toBe(true)
+    expect(await eventually(() => isGone(pid))).toBe(true)
   })
 
   it('kills a grandchild left behind by a parent that exited normally', async () => {
     const outcome = await runCommand(request([SPAWN_TREE, 'exit']))
     const pid = grandchildPid(outcome)
     expect(outcome).toMatchObject({cancelled: false, exitCode: 0, timedOut: false})
-    expect(await waitUntil(() => isGone(pid))).toBe(true)
+    expect(await eventually(() => isGone(pid))).toBe(true)
   })
 
   it('stops reading pipes held open by a grandchild that left the group, so the call still returns', async () => {
@@ -175,14 +155,14 @@ describe('runCommand: ending the process tree', () => {
     const controller = new AbortController()
     const pending = runCommand(request([SPAWN_TREE, 'stubborn', pidFile], {signal: controller.signal}))
     try {
-      expect(await waitUntil(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8') !== '', 30_000)).toBe(true)
+      expect(await eventually(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8') !== '', 30_000)).toBe(true)
       started.add(Number(readFileSync(pidFile, 'utf8')))
       expect(runningCommandCount()).toBe(1)
       controller.abort()
       const outcome = await pending
       const pid = grandchildPid(outcome)
       expect(outcome).toMatchObject({cancelled: true, signal: 'SIGKILL', timedOut: false})
-      expect(await waitUntil(() => isGone(pid))).toBe(true)
+      expect(await eventually(() => isGone(pid))).toBe(true)
       expect(runningCommandCount()).toBe(0)
     } finally {
       controller.abort()
