@@ -96,20 +96,15 @@ function unknownTool(plan: ServerPlan, name: string, listed: readonly string[]):
  * tools are refused (CallRequestError) before anything runs. Client and server are closed before it returns.
  */
 export async function callToolInProcess(plan: ServerPlan, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
+  // The server lists exactly plan.listed (see createServerFactory).
+  const names = plan.listed.map((entry) => entry.tool.name)
+  if (!names.includes(name)) throw unknownTool(plan, name, names)
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
   const server = createServerFactory(plan)()
   const client = new Client({name: `${plan.info.name}-mcp-call`, version: plan.info.version})
   try {
     await server.connect(serverSide)
     await client.connect(clientSide)
-    const names: string[] = []
-    let cursor: string | undefined
-    do {
-      const page = await client.listTools(cursor === undefined ? undefined : {cursor})
-      names.push(...page.tools.map((t) => t.name))
-      cursor = page.nextCursor
-    } while (cursor)
-    if (!names.includes(name)) throw unknownTool(plan, name, names)
     // The server enforces each command's own timeout; the client only has to wait longer than the longest.
     const longest = Math.max(plan.call.settings.timeoutMs, ...[...plan.projection.executable.values()].map((t) => t.timeoutMs))
     return (await client.callTool({arguments: args, name}, {timeout: longest + 30_000})) as CallToolResult

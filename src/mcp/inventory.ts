@@ -2,7 +2,7 @@ import type {Hints} from '../tools/annotations.js'
 import type {BandSource, NotListedReason} from '../tools/projection.js'
 import type {ServerPlan} from './server.js'
 
-import {BUILTIN_HINTS} from '../tools/builtins/tool.js'
+import {builtinAnnotations} from '../tools/builtins/tool.js'
 
 export type ToolHints = Omit<Hints, 'title'>
 
@@ -55,7 +55,7 @@ export function takeInventory(plan: ServerPlan): Inventory {
   const tools = plan.listed.map(
     (entry): InventoryTool =>
       entry.kind === 'builtin'
-        ? {annotations: {...BUILTIN_HINTS}, command: null, kind: 'builtin', name: entry.tool.name}
+        ? {annotations: hintsOf(builtinAnnotations(entry.tool)), command: null, kind: 'builtin', name: entry.tool.name}
         : {annotations: hintsOf(entry.tool.annotations), command: entry.tool.displayId, kind: 'command', name: entry.tool.name},
   )
   const inBand = new Set(projection.band)

@@ -9,7 +9,7 @@ import type {AgentInstructions} from './instructions.js'
 import {askChannel, confirmDestructive} from './confirm.js'
 import type {CommandTool, Registry} from '../tools/registry.js'
 
-import {BUILTIN_HINTS} from '../tools/builtins/tool.js'
+import {builtinAnnotations} from '../tools/builtins/tool.js'
 import {commandListing} from '../tools/projection.js'
 import {type CallContext, callCommandTool, type CallEnvironment} from '../tools/call.js'
 import {errorResult} from '../tools/result.js'
@@ -99,8 +99,6 @@ function registerCommandTool(server: McpServer, tool: CommandTool, plan: ServerP
       }),
   )
 }
-
-const builtinAnnotations = (tool: BuiltinTool) => ({...(tool.hints ?? BUILTIN_HINTS), title: tool.title})
 
 function registerBuiltin(server: McpServer, tool: BuiltinTool, {era}: Transport): void {
   server.registerTool(

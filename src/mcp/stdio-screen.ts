@@ -1,4 +1,4 @@
-import {parseJSONRPCMessage, STDIO_DEFAULT_MAX_BUFFER_SIZE} from '@modelcontextprotocol/server'
+import {INVALID_REQUEST, PARSE_ERROR, parseJSONRPCMessage, type RequestId, STDIO_DEFAULT_MAX_BUFFER_SIZE} from '@modelcontextprotocol/server'
 
 /** The longest line passed on: the SDK's stdio transport closes the connection when its buffer would exceed this. */
 export const MAX_LINE_BYTES = STDIO_DEFAULT_MAX_BUFFER_SIZE - 1
@@ -6,11 +6,9 @@ export const MAX_LINE_BYTES = STDIO_DEFAULT_MAX_BUFFER_SIZE - 1
 const NEWLINE = 0x0a
 const DETAIL_CHARS = 200
 
-type RequestId = number | string
-
 /** What the screen writes back for a line the server cannot take (JSON-RPC 2.0 §5). */
 export interface Refusal {
-  error: {code: -32_600 | -32_700; message: string}
+  error: {code: typeof INVALID_REQUEST | typeof PARSE_ERROR; message: string}
   id: null | RequestId
   jsonrpc: '2.0'
 }
@@ -99,7 +97,7 @@ export class LineScreen {
     try {
       value = JSON.parse(text)
     } catch (error) {
-      this.refuse(-32_700, null, `Parse error: ${short(error instanceof Error ? error.message : String(error))}`)
+      this.refuse(PARSE_ERROR, null, `Parse error: ${short(error instanceof Error ? error.message : String(error))}`)
       return
     }
 
@@ -111,14 +109,14 @@ export class LineScreen {
         return
       }
 
-      this.refuse(-32_600, readableId(value), `Invalid Request: not a JSON-RPC 2.0 message (${short(firstIssue(error))})`)
+      this.refuse(INVALID_REQUEST, readableId(value), `Invalid Request: not a JSON-RPC 2.0 message (${short(firstIssue(error))})`)
       return
     }
 
     this.sinks.forward(Buffer.concat([bytes, Buffer.from('\n')]))
   }
 
-  private refuse(code: -32_600 | -32_700, id: null | RequestId, message: string): void {
+  private refuse(code: Refusal['error']['code'], id: null | RequestId, message: string): void {
     this.sinks.log(`[mcp] refused a line of input (${code}): ${message}`)
     this.sinks.refuse({error: {code, message}, id, jsonrpc: '2.0'})
   }
@@ -134,6 +132,6 @@ export class LineScreen {
     this.pending = []
     this.pendingBytes = 0
     this.skipping = true
-    this.refuse(-32_600, null, `Invalid Request: a message may be at most ${MAX_LINE_BYTES} bytes (one line); this one is longer`)
+    this.refuse(INVALID_REQUEST, null, `Invalid Request: a message may be at most ${MAX_LINE_BYTES} bytes (one line); this one is longer`)
   }
 }

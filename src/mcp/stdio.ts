@@ -1,4 +1,4 @@
-import type {JSONRPCMessage, McpServer} from '@modelcontextprotocol/server'
+import type {JSONRPCMessage, McpServer, RequestId} from '@modelcontextprotocol/server'
 
 import {serveStdio, StdioServerTransport} from '@modelcontextprotocol/server/stdio'
 import {PassThrough, type Writable} from 'node:stream'
@@ -6,7 +6,6 @@ import {PassThrough, type Writable} from 'node:stream'
 import {LineScreen} from './stdio-screen.js'
 
 type Transport = NonNullable<Parameters<typeof serveStdio>[1]>['transport'] & object
-type RequestId = number | string
 
 function requestIdOf(message: JSONRPCMessage): RequestId | undefined {
   return 'method' in message && 'id' in message ? (message.id as RequestId) : undefined

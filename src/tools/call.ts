@@ -104,7 +104,8 @@ export async function callCommandTool(tool: CommandTool, input: Record<string, u
       default: {
         ran = execution ?? {ran: recorded.status === 'executed', result: recorded.result}
         if (recorded.storageError) {
-          const warning = `The command ran, but its result could not be recorded for idempotencyKey "${key}": ${recorded.storageError}`
+          const what = ran.ran ? 'The command ran, but its result could not be recorded' : 'The command did not run, and its claim could not be released'
+          const warning = `${what} for idempotencyKey "${key}": ${recorded.storageError}`
           ran = {...ran, result: withNote(ran.result, warning, {[`${META}/idempotency`]: {storageError: recorded.storageError}})}
         }
 

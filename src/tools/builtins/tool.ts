@@ -17,6 +17,11 @@ export interface BuiltinTool {
 
 export const BUILTIN_HINTS: Hints = {destructiveHint: false, idempotentHint: true, openWorldHint: false, readOnlyHint: true}
 
+/** A built-in tool's annotations, as tools/list and `mcp tools` give them. */
+export function builtinAnnotations(tool: BuiltinTool): Hints & {title: string} {
+  return {...(tool.hints ?? BUILTIN_HINTS), title: tool.title}
+}
+
 /** A one-line summary for the model, the data fenced as JSON, and the same data as structuredContent. */
 export function jsonResult(summary: string, data: Record<string, unknown>): ToolResult {
   return {
