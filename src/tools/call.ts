@@ -3,7 +3,7 @@ import type {Config} from '@oclif/core'
 import {join} from 'node:path'
 
 import type {Settings} from '../config.js'
-import type {CommandTool} from './registry.js'
+import {type CommandTool, PLUGIN_NAME} from './registry.js'
 
 import {AuditLog, type AuditRecord} from './audit.js'
 import {childEnv, hostBinScript} from './child-env.js'
@@ -44,8 +44,7 @@ export function callEnvironment(config: Config, settings: Settings, workdir: Def
   }
 }
 
-
-const META = 'oclif-plugin-mcp'
+const META = PLUGIN_NAME
 
 /** What a call brings besides its arguments: cancellation, progress, and who is calling (for the audit log). */
 export interface CallContext {
@@ -55,20 +54,29 @@ export interface CallContext {
   signal?: AbortSignal
 }
 
+/** The properties of a tool's secret parameters (flags and args that hold secrets). */
+function secretProperties(tool: CommandTool): string[] {
+  return tool.input.params.flatMap((p) => (p.kind !== 'rest' && p.secret ? [p.property] : []))
+}
+
 /** The call's arguments as the audit log keeps them: secret parameters blanked, secrets elsewhere redacted. */
 function auditArguments(tool: CommandTool, args: Record<string, unknown>, redact: Redact): Record<string, unknown> {
-  const secret = new Set(tool.input.params.filter((p) => p.kind !== 'rest' && p.secret).map((p) => p.property))
+  const secret = new Set(secretProperties(tool))
   return redact(Object.fromEntries(Object.entries(args).map(([k, v]) => [k, secret.has(k) ? REDACTED : v])))
 }
 
 /** The secret values a call involves: its secret parameters' values and the secret-named environment variables. */
 function secretsOf(tool: CommandTool, args: Record<string, unknown>, childVars: Record<string, string | undefined>): string[] {
-  const values = tool.input.params.filter((p) => p.kind !== 'rest' && p.secret).flatMap((p) => [args[p.property]].flat())
+  const values = secretProperties(tool).flatMap((property) => [args[property]].flat())
   return [...values.filter((v): v is string => typeof v === 'string'), ...secretEnvValues(childVars)]
 }
 
+function withMeta(result: ToolResult, meta: Record<string, unknown>): ToolResult {
+  return {...result, _meta: {...(result._meta as object | undefined), ...meta}}
+}
+
 function withNote(result: ToolResult, note: string, meta: Record<string, unknown>): ToolResult {
-  return {...result, _meta: {...(result._meta as object | undefined), ...meta}, content: [...result.content, {text: note, type: 'text'}]}
+  return {...withMeta(result, meta), content: [...result.content, {text: note, type: 'text'}]}
 }
 
 /**
@@ -132,5 +140,5 @@ export async function callCommandTool(tool: CommandTool, input: Record<string, u
   })
   if (!failure) return ran.result
   process.stderr.write(`[mcp] could not write the audit log ${env.audit.file}: ${failure}\n`)
-  return {...ran.result, _meta: {...(ran.result._meta as object | undefined), [`${META}/audit`]: {error: failure, file: env.audit.file}}}
+  return withMeta(ran.result, {[`${META}/audit`]: {error: failure, file: env.audit.file}})
 }

@@ -52,8 +52,7 @@ export async function isInside(root: string, file: string): Promise<boolean> {
 }
 
 async function loadDoc(root: string, prefix: string, file: string): Promise<DocFile | undefined> {
-  if (!(await isInside(root, file))) return undefined
-  if ((await stat(file)).size > MAX_DOC_BYTES) return undefined
+  if (!(await isInside(root, file)) || (await stat(file)).size > MAX_DOC_BYTES) return undefined
   const markdown = await readFile(file, 'utf8')
   const sections = splitSections(markdown)
   const path = `${prefix}/${relative(root, file).split(sep).join('/')}`
@@ -72,8 +71,8 @@ export async function buildDocsIndex(config: Config, extraGlobs: readonly string
   }
 
   const docs = new Map<string, DocFile>()
+  const {default: fg} = await import('fast-glob')
   for (const [prefix, {globs, root}] of roots) {
-    const {default: fg} = await import('fast-glob')
     const files = await fg(globs, {absolute: true, cwd: root, followSymbolicLinks: false, ignore: ['**/node_modules/**'], onlyFiles: true})
     const loaded = await Promise.all(files.sort().map((file) => loadDoc(root, prefix, file).catch(() => undefined)))
     for (const doc of loaded) if (doc && !docs.has(doc.path)) docs.set(doc.path, doc)

@@ -1,4 +1,4 @@
-import type {CommandTool} from './registry.js'
+import {type CommandTool, PLUGIN_NAME} from './registry.js'
 import type {Redact} from './secrets.js'
 
 import {ArgvError, buildArgv} from './argv.js'
@@ -78,6 +78,6 @@ export async function executeCommand(tool: CommandTool, input: Record<string, un
   const commandLine = [env.config.bin, tool.displayId, ...argv].map((a, i) => (i < 2 ? a : quote(a))).join(' ')
   const result = how.redact(toToolResult(outcome, {argv, commandLine, cwd: workdir.dir, id: tool.id, json: tool.json}, tool.timeoutMs))
   // Whether a prewarmed worker ran it (diagnostics and benchmarks; the output is the same either way).
-  result._meta = {'oclif-plugin-mcp/run': {warm: prestarted !== undefined}}
+  result._meta = {[`${PLUGIN_NAME}/run`]: {warm: prestarted !== undefined}}
   return {cwd: workdir.dir, durationMs: outcome.durationMs, exitCode: outcome.exitCode ?? null, ran: !outcome.spawnError, result}
 }

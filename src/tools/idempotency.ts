@@ -1,4 +1,3 @@
-import {createHash} from 'node:crypto'
 import {link, lstat, mkdir, readdir, rename, unlink} from 'node:fs/promises'
 import {join, resolve} from 'node:path'
 import {setTimeout as sleep} from 'node:timers/promises'
@@ -6,6 +5,7 @@ import {setTimeout as sleep} from 'node:timers/promises'
 import type {ToolResult} from './result.js'
 
 import {canonicalJson} from './canonical-json.js'
+import {shortHash} from './naming.js'
 import {type Claim, errorCode, FORMAT, readRecord, removeIfSame, type StoredRecord, writeTemp} from './idempotency-records.js'
 
 export interface IdempotencyOptions {
@@ -48,10 +48,6 @@ const MAX_RETRIES = 20
 /** Runs per record file in this process (across store instances), so same-process callers queue instead of polling. */
 const inflight = new Map<string, Promise<void>>()
 
-function hash(text: string): string {
-  return createHash('sha256').update(text).digest('hex')
-}
-
 /** Why a key is unusable, or undefined when it is fine. */
 export function checkIdempotencyKey(key: unknown): string | undefined {
   if (typeof key !== 'string' || key.trim() === '') return 'idempotencyKey must be a non-empty string.'
@@ -77,6 +73,11 @@ function isAlive(pid: number): boolean {
   } catch (error) {
     return errorCode(error) === 'EPERM'
   }
+}
+
+/** A claim whose process still runs: never expired, never pruned. */
+function isLiveClaim(record: StoredRecord | undefined): boolean {
+  return record?.state === 'running' && isAlive(record.pid)
 }
 
 /**
@@ -108,8 +109,8 @@ export class IdempotencyStore {
   async run(tool: string, key: string, args: unknown, execute: () => Promise<Execution>): Promise<IdempotentOutcome> {
     const invalid = checkIdempotencyKey(key)
     if (invalid) return refuse('invalid-key', invalid)
-    const file = join(this.dir, `${hash(JSON.stringify([tool, key]))}.json`)
-    const argsHash = hash(canonicalJson(args))
+    const file = join(this.dir, `${shortHash(JSON.stringify([tool, key]), 64)}.json`)
+    const argsHash = shortHash(canonicalJson(args), 64)
     // No await between the last check and the set below: one run per record at a time in this process.
     for (let busy = inflight.get(file); busy; busy = inflight.get(file)) await busy
     const job = this.settle(file, tool, argsHash, execute)
@@ -165,7 +166,7 @@ export class IdempotencyStore {
 
   private expired(record: StoredRecord): boolean {
     const at = record.state === 'done' ? record.recordedAt : record.startedAt
-    return Date.now() - at > this.maxAgeMs && !(record.state === 'running' && isAlive(record.pid))
+    return Date.now() - at > this.maxAgeMs && !isLiveClaim(record)
   }
 
   /** Keeps the store within its age, count and size limits; never touches `keep` (just written) or live claims. */
@@ -176,13 +177,13 @@ export class IdempotencyStore {
       const file = join(this.dir, name)
       return {file, info: await lstat(file).catch(() => undefined), name}
     }))
-    const records: {file: string; ino: number; mtimeMs: number; size: number}[] = []
+    const records: {file: string; mtimeMs: number; size: number}[] = []
     let bytes = 0
     for (const {file, info, name} of infos) {
       if (!info) continue
       if (name.endsWith('.tmp') && now - info.mtimeMs > TEMP_MAX_AGE_MS) await unlink(file).catch(() => {})
       else if (file === keep) bytes += info.size
-      else if (name.endsWith('.json')) records.push({file, ino: info.ino, mtimeMs: info.mtimeMs, size: info.size})
+      else if (name.endsWith('.json')) records.push({file, mtimeMs: info.mtimeMs, size: info.size})
     }
 
     records.sort((a, b) => b.mtimeMs - a.mtimeMs)
@@ -191,7 +192,7 @@ export class IdempotencyStore {
       if (now - record.mtimeMs > this.maxAgeMs || count >= this.maxEntries || bytes + record.size > this.maxBytes) {
         const found = await readRecord(record.file)
         if (!found) continue
-        if (!(found.record?.state === 'running' && isAlive(found.record.pid))) {
+        if (!isLiveClaim(found.record)) {
           await removeIfSame(record.file, found.ino)
           continue
         }

@@ -44,10 +44,26 @@ const KILL_GRACE_MS = 500
 /** After the child exits, how long its pipes may stay open (held by a runaway grandchild) before we stop reading. */
 const PIPE_DRAIN_MS = 1000
 
+/**
+ * How every command process starts, cold or prewarmed (worker-pool.ts): its own process group (so a timeout kills
+ * what it started too), streamed output, closed stdin, exactly the environment given, killed if we exit.
+ */
+export const CHILD_OPTIONS = {
+  buffer: false,
+  cleanup: true,
+  detached: true,
+  extendEnv: false,
+  reject: false,
+  stderr: 'pipe',
+  stdin: 'ignore',
+  stdout: 'pipe',
+} as const
+
 /** Process groups of the commands running now, so shutdown can end them all. */
 const running = new Set<number>()
 
-function killGroup(pid: number, signal: NodeJS.Signals): void {
+/** Signals a command's whole process group (it runs detached, as the group's leader). */
+export function killGroup(pid: number, signal: NodeJS.Signals): void {
   try {
     process.kill(-pid, signal)
   } catch {
@@ -121,19 +137,7 @@ export async function runCommand(request: RunRequest): Promise<RunOutcome> {
 
   const child =
     request.prestarted?.child ??
-    (await loadExeca())(request.file, request.args, {
-      buffer: false,
-      cleanup: true,
-      cwd: request.cwd,
-      detached: true,
-      env: request.env,
-      extendEnv: false,
-      reject: false,
-      stderr: 'pipe',
-      stdin: 'ignore',
-      stdout: 'pipe',
-      windowsHide: true,
-    })
+    (await loadExeca())(request.file, request.args, {...CHILD_OPTIONS, cwd: request.cwd, env: request.env, windowsHide: true})
   const pid = child.pid
   const timers: NodeJS.Timeout[] = []
   const stop = (reason: 'cancel' | 'timeout') => {

@@ -3,7 +3,7 @@ import {readFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {fileURLToPath} from 'node:url'
 
-import {loadExeca, type Prestarted} from './runner.js'
+import {CHILD_OPTIONS, killGroup, loadExeca, type Prestarted} from './runner.js'
 
 const ENTRY = fileURLToPath(new URL('worker-entry.js', import.meta.url))
 /** A worker that has not said it is ready by then is given up on. */
@@ -15,7 +15,7 @@ const MAX_FAILURES = 3
 
 interface Worker {
   child: ResultPromise
-  early: {stderr: Buffer[]; stdout: Buffer[]}
+  early: Prestarted['early']
   ready: boolean
   stopCollecting: () => void
 }
@@ -33,15 +33,6 @@ function rssOf(pid: number): number {
     return match ? Number(match[1]) * 1024 : 0
   } catch {
     return 0
-  }
-}
-
-function killGroup(pid: number | undefined): void {
-  if (pid === undefined) return
-  try {
-    process.kill(-pid, 'SIGKILL')
-  } catch {
-    // Already gone.
   }
 }
 
@@ -90,7 +81,7 @@ export class WorkerPool {
   /** Kills every idle worker; no more are made. */
   close(): void {
     this.closed = true
-    for (const worker of this.idle) killGroup(worker.child.pid)
+    for (const {child} of this.idle) if (child.pid !== undefined) killGroup(child.pid, 'SIGKILL')
     this.idle.clear()
   }
 
@@ -98,18 +89,11 @@ export class WorkerPool {
     const execa = await loadExeca()
     if (!this.enabled) return
     const child = execa(process.execPath, [ENTRY, this.options.root, this.options.bin], {
-      buffer: false,
-      cleanup: true,
+      ...CHILD_OPTIONS,
       cwd: tmpdir(),
-      detached: true,
       env: this.options.env,
-      extendEnv: false,
       ipc: true,
-      reject: false,
       serialization: 'json',
-      stderr: 'pipe',
-      stdin: 'ignore',
-      stdout: 'pipe',
     })
     const early = {stderr: [] as Buffer[], stdout: [] as Buffer[]}
     const onStdout = (chunk: Buffer) => early.stdout.push(chunk)
@@ -130,7 +114,7 @@ export class WorkerPool {
     const fail = () => {
       if (!this.idle.delete(worker)) return
       worker.stopCollecting()
-      killGroup(child.pid)
+      if (child.pid !== undefined) killGroup(child.pid, 'SIGKILL')
       this.failures++
     }
 

@@ -83,16 +83,8 @@ export function gatewayBuiltins(config: Config, projection: Projection, call: Ca
       if (!tool) return errorResult(unknownCommandMessage(projection, name))
       const current = definitionHash(tool)
       if (input.expectedDefinitionHash !== current) {
-        return {
-          content: [
-            {
-              text: `The definition of "${tool.displayId}" is ${current}, not ${String(input.expectedDefinitionHash)}: it changed since it was described (or the hash is wrong). Nothing was run. Describe it again and retry with the new hash.`,
-              type: 'text',
-            },
-          ],
-          isError: true,
-          structuredContent: {code: 'STALE_DEFINITION', command: tool.displayId, definitionHash: current},
-        }
+        const text = `The definition of "${tool.displayId}" is ${current}, not ${String(input.expectedDefinitionHash)}: it changed since it was described (or the hash is wrong). Nothing was run. Describe it again and retry with the new hash.`
+        return {...errorResult(text), structuredContent: {code: 'STALE_DEFINITION', command: tool.displayId, definitionHash: current}}
       }
 
       const args = {...(input.arguments as Record<string, unknown> | undefined), ...(input.idempotencyKey === undefined ? {} : {idempotencyKey: input.idempotencyKey})}
