@@ -15,6 +15,7 @@ import {callEnvironment} from '../tools/call.js'
 import {capabilitiesBuiltin} from '../tools/builtins/capabilities.js'
 import {gatewayBuiltins} from '../tools/builtins/gateway.js'
 import {project} from '../tools/projection.js'
+import {killRunningCommands} from '../tools/runner.js'
 import {buildRegistry} from '../tools/registry.js'
 import {DefaultWorkdir} from '../tools/workdir.js'
 
@@ -51,17 +52,38 @@ export function buildServerPlan(config: Config, settings: Settings): {plan: Serv
  * Settings from the host's `oclif.mcp` section and the command's flags, then the plan. Throws ConfigError (naming
  * the bad key) when the author's settings are invalid.
  */
-export function prepareServer(config: Config, flags: ServerFlags): {plan: ServerPlan; settings: Settings; workdir: DefaultWorkdir} {
+export function prepareServer(config: Config, flags: ServerFlags): PreparedServer {
   const author = parseAuthorConfig((config.pjson.oclif as {mcp?: unknown}).mcp)
   const settings = resolveSettings(author, {...flags, cwd: flags.cwd && resolve(flags.cwd)})
-  return {...buildServerPlan(config, settings), settings}
+  const {plan, workdir} = buildServerPlan(config, settings)
+  const stopCommands = () => {
+    plan.call.workers.close()
+    killRunningCommands()
+  }
+
+  const dispose = async () => {
+    stopCommands()
+    await workdir.dispose()
+  }
+
+  return {dispose, plan, settings, stopCommands, workdir}
+}
+
+export interface PreparedServer {
+  /** The end of every server command: no idle worker, no running command, no private working directory left. */
+  dispose(): Promise<void>
+  plan: ServerPlan
+  settings: Settings
+  /** Kills idle workers and every running command (their calls end as killed). */
+  stopCommands(): void
+  workdir: DefaultWorkdir
 }
 
 /**
  * prepareServer for a command: invalid author settings end the command with their message (exit 2), nothing
  * half-started.
  */
-export function prepareServerFor(command: Command, flags: ServerFlags): ReturnType<typeof prepareServer> {
+export function prepareServerFor(command: Command, flags: ServerFlags): PreparedServer {
   try {
     return prepareServer(command.config, flags)
   } catch (error) {

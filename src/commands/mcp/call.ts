@@ -5,7 +5,6 @@ import {Args, Command, Flags} from '@oclif/core'
 import {projectionFlags, serverFlags} from '../../flags.js'
 import {CallRequestError, callToolInProcess, readToolArguments, resultText} from '../../mcp/call-tool.js'
 import {prepareServerFor} from '../../mcp/plan.js'
-import {killRunningCommands} from '../../tools/runner.js'
 
 export default class McpCall extends Command {
   static summary = 'Call one MCP tool of this CLI and print its result.'
@@ -38,9 +37,7 @@ Arguments are a JSON object, from --args or, when --args is absent and standard 
       if (error instanceof CallRequestError) this.error(error.message, {code: error.code, exit: 2, suggestions: error.suggestions})
       throw error
     } finally {
-      prepared.plan.call.workers.close()
-      killRunningCommands()
-      await prepared.workdir.dispose()
+      await prepared.dispose()
     }
 
     if (result.isError) {

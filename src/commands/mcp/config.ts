@@ -45,7 +45,7 @@ The command is this CLI's executable on PATH when it resolves into this CLI's pa
     const badName = checkServerName(name)
     if (badName) this.error(badName, {exit: 2})
     // The same checks `mcp stdio` makes at start-up, so a client is never given a server that refuses to start.
-    await prepareServerFor(this, flags).workdir.dispose()
+    await prepareServerFor(this, flags).dispose()
 
     const launch = resolveLaunch(this.config, {...flags, maxBytes: flags['max-bytes'], maxTools: flags['max-tools'], readOnly: flags['read-only']})
     const place = currentPlace()

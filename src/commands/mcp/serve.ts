@@ -61,8 +61,7 @@ It listens on 127.0.0.1 only, unless --allow-remote is given together with a bea
       const stop = async () => {
         process.stderr.write('Stopping: letting calls in flight finish…\n')
         await serving.close(flags.grace * 1000)
-        workers.close()
-        await prepared.workdir.dispose()
+        await prepared.dispose()
         resolve()
       }
 

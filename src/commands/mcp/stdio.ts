@@ -5,7 +5,6 @@ import {prepareServerFor} from '../../mcp/plan.js'
 import {createServerFactory} from '../../mcp/server.js'
 import {serveOnStdio} from '../../mcp/stdio.js'
 import {claimStdout} from '../../mcp/stdout-guard.cjs'
-import {killRunningCommands} from '../../tools/runner.js'
 
 export default class McpStdio extends Command {
   static summary = "Serve this CLI's commands as MCP tools on stdin/stdout."
@@ -33,16 +32,13 @@ stdout carries protocol messages only: anything else printed by hooks or plugins
     void serving.firstAnswer.then(() => workers.fill())
     process.once('exit', () => workers.close())
     const shutdown = async () => {
-      workers.close()
-      killRunningCommands()
+      prepared.stopCommands()
       await serving.close()
     }
 
     process.once('SIGINT', shutdown)
     process.once('SIGTERM', shutdown)
     await serving.closed
-    workers.close()
-    killRunningCommands()
-    await prepared.workdir.dispose()
+    await prepared.dispose()
   }
 }

@@ -23,7 +23,7 @@ HINTS: "ro" read-only or "rw" may change state, then "destructive", "idempotent"
     const prepared = prepareServerFor(this, flags)
 
     const inventory = takeInventory(prepared.plan)
-    await prepared.workdir.dispose()
+    await prepared.dispose()
     this.log(formatInventory(inventory))
     return inventory
   }
