@@ -36,9 +36,13 @@ function sendJson(res: ServerResponse, status: number, body: unknown, headers: R
   res.end(text)
 }
 
-/** A refusal as a JSON-RPC error body (id null: the request was never read). */
+/** An HTTP error with a JSON-RPC error body (id null: the request was never read). */
+function sendRpcError(res: ServerResponse, status: number, error: {code: number; data?: unknown; message: string}, headers: Record<string, string> = {}): void {
+  sendJson(res, status, {error, id: null, jsonrpc: '2.0'}, headers)
+}
+
 function refuse(res: ServerResponse, result: GuardResult & {ok: false}): void {
-  sendJson(res, result.status, {error: {code: -32_000, data: {code: result.code}, message: result.message}, id: null, jsonrpc: '2.0'}, result.headers)
+  sendRpcError(res, result.status, {code: -32_000, data: {code: result.code}, message: result.message}, result.headers)
 }
 
 function acceptsOnlyStream(accept: null | string): boolean {
@@ -127,12 +131,7 @@ export async function serveOnHttp(plan: ServerPlan, options: HttpOptions): Promi
     const unauthorized = firstRefusal(checkBearer(req.headers.authorization, options.token, realm))
     if (unauthorized) return refuse(res, unauthorized)
     if (req.method !== 'POST') {
-      return sendJson(
-        res,
-        405,
-        {error: {code: -32_000, message: `Method not allowed: this endpoint is stateless and takes POST only.`}, id: null, jsonrpc: '2.0'},
-        {Allow: 'POST'},
-      )
+      return sendRpcError(res, 405, {code: -32_000, message: 'Method not allowed: this endpoint is stateless and takes POST only.'}, {Allow: 'POST'})
     }
 
     if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) {
@@ -140,7 +139,7 @@ export async function serveOnHttp(plan: ServerPlan, options: HttpOptions): Promi
       // sending would cost it the answer (EPIPE). Chunked bodies are counted and refused by the SDK.
       req.resume()
       const message = `Payload Too Large: the request body must not exceed ${MAX_BODY_BYTES} bytes.`
-      return sendJson(res, 413, {error: {code: -32_000, message}, id: null, jsonrpc: '2.0'})
+      return sendRpcError(res, 413, {code: -32_000, message})
     }
 
     // Proxies must pass an event stream through as it is written, not buffer it.
@@ -151,7 +150,7 @@ export async function serveOnHttp(plan: ServerPlan, options: HttpOptions): Promi
       if (inFlight === 0) drained?.()
     })
     mcp(req, res).catch((error: unknown) => {
-      if (!res.headersSent) sendJson(res, 500, {error: {code: -32_603, message: 'Internal error'}, id: null, jsonrpc: '2.0'})
+      if (!res.headersSent) sendRpcError(res, 500, {code: -32_603, message: 'Internal error'})
       else res.end()
       process.stderr.write(`[mcp] request failed: ${error instanceof Error ? error.message : String(error)}\n`)
     })

@@ -9,25 +9,31 @@ import {type BuiltinTool, jsonResult} from './tool.js'
  * list of tool names the server registers from (`listed`), never recomputed.
  */
 export function capabilitiesBuiltin(projection: Projection, listed: () => readonly string[]): BuiltinTool {
+  let answer: ReturnType<typeof jsonResult> | undefined
   return {
     description:
       'What this server exposes and why: the exact tool names listed, the profile and its limits, the size of the listed command tools, read-only mode, and for every command that is not listed the reason (and whether run_command can still reach it).',
     handler() {
-      const tools = listed()
-      const data = {
-        gateway: {count: projection.gateway.length, runWith: 'run_command'},
-        limits: projection.limits,
-        notListed: projection.notListed.map(({id, reason}) => ({command: id, reason})),
-        profile: {name: projection.profile, source: projection.bandSource},
-        readOnly: projection.readOnly,
-        tools,
-        typedBand: {bytes: projection.bandBytes, count: projection.band.length},
-      }
-      const summary = `${tools.length} tools listed (${projection.band.length} commands, ${projection.bandBytes} bytes); ${projection.gateway.length} more commands through run_command; ${projection.readOnly ? 'read-only' : 'read-write'}`
-      return jsonResult(summary, data)
+      // Nothing in it changes while the server runs: worked out on the first call (as cli_info is).
+      answer ??= capabilitiesResult(projection, listed())
+      return {...answer, content: [...answer.content]}
     },
     name: 'describe_capabilities',
     schema: z.strictObject({}),
     title: 'Describe capabilities',
   }
+}
+
+function capabilitiesResult(projection: Projection, tools: readonly string[]) {
+  const data = {
+    gateway: {count: projection.gateway.length, runWith: 'run_command'},
+    limits: projection.limits,
+    notListed: projection.notListed.map(({id, reason}) => ({command: id, reason})),
+    profile: {name: projection.profile, source: projection.bandSource},
+    readOnly: projection.readOnly,
+    tools,
+    typedBand: {bytes: projection.bandBytes, count: projection.band.length},
+  }
+  const summary = `${tools.length} tools listed (${projection.band.length} commands, ${projection.bandBytes} bytes); ${projection.gateway.length} more commands through run_command; ${projection.readOnly ? 'read-only' : 'read-write'}`
+  return jsonResult(summary, data)
 }
