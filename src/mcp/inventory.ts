@@ -56,12 +56,12 @@ export function takeInventory(plan: ServerPlan): Inventory {
     (entry): InventoryTool =>
       entry.kind === 'builtin'
         ? {annotations: hintsOf(builtinAnnotations(entry.tool)), command: null, kind: 'builtin', name: entry.tool.name}
-        : {annotations: hintsOf(entry.tool.annotations), command: entry.tool.displayId, kind: 'command', name: entry.tool.name},
+        : {annotations: entry.tool.hints, command: entry.tool.displayId, kind: 'command', name: entry.tool.name},
   )
   const inBand = new Set(projection.band)
   const commands = [...projection.executable.values()]
     .sort((a, b) => (a.id < b.id ? -1 : 1))
-    .map((t): InventoryCommand => ({annotations: hintsOf(t.annotations), id: t.displayId, listed: inBand.has(t), tool: inBand.has(t) ? t.name : null}))
+    .map((t): InventoryCommand => ({annotations: t.hints, id: t.displayId, listed: inBand.has(t), tool: inBand.has(t) ? t.name : null}))
   const notListed: Inventory['totals']['notListed'] = {}
   for (const {reason} of projection.notListed) notListed[reason] = (notListed[reason] ?? 0) + 1
   return {

@@ -31,7 +31,8 @@ export interface CommandTool {
   displayId: string
   env: Record<string, string>
   hintSource: HintSource
-  hints: Hints
+  /** The annotations without the title: what list_commands, find_commands and `mcp tools` show. */
+  hints: Omit<Hints, 'title'>
   id: string
   input: ToolInput
   /** The command takes `--json` (oclif's enableJsonFlag): its output becomes structuredContent. */
@@ -137,7 +138,7 @@ function describeCommandTool(
     displayId: shownId,
     env: {...settings.author.env, ...Object.assign({}, ...layers.map((l) => l.env))},
     hintSource: source,
-    hints,
+    hints: flags,
     id: command.id,
     input: buildToolInput(command, schemaOptions),
     json: Boolean(command.enableJsonFlag),

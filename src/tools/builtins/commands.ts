@@ -23,11 +23,6 @@ function hostCoreVersion(config: Config): string | undefined {
   }
 }
 
-function annotationsOf(tool: CommandTool) {
-  const {title: _title, ...hints} = tool.annotations
-  return hints
-}
-
 function flagInfo(flag: Command.Flag.Cached) {
   return {
     name: flag.name,
@@ -80,7 +75,7 @@ export function commandBuiltins(config: Config, projection: Projection, revision
         .filter((t) => !topic || t.id === topic || t.id.startsWith(`${topic}:`))
         .filter((t) => words.every((w) => `${t.id} ${t.summary}`.toLowerCase().includes(w)))
         .map((t) => ({
-          annotations: annotationsOf(t),
+          annotations: t.hints,
           id: t.displayId,
           listed: inBand.has(t),
           summary: t.summary,
@@ -108,7 +103,7 @@ export function commandBuiltins(config: Config, projection: Projection, revision
       const render = (text: string) => renderTemplate(text, config, command)
       const data = {
         aliases: (command.aliases ?? []).map((a) => displayId(a, config)),
-        annotations: annotationsOf(tool),
+        annotations: tool.hints,
         annotationSource: tool.hintSource,
         definitionHash: definitionHash(tool),
         args: Object.values(command.args ?? {})

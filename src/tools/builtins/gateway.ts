@@ -57,7 +57,7 @@ export function gatewayBuiltins(config: Config, projection: Projection, call: Ca
       if (offset === undefined) return errorResult('That cursor does not belong to this query; search again without a cursor.')
       const hits = search(query)
       const page = hits.slice(offset, offset + limit).map(({tool}) => ({
-        annotations: (({title: _t, ...hints}) => hints)(tool.annotations),
+        annotations: tool.hints,
         id: tool.displayId,
         listed: inBand.has(tool),
         summary: tool.summary,
