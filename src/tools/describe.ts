@@ -63,17 +63,24 @@ export function commandSummary(command: Command.Cached, config: Config): string 
   return renderTemplate(source, config, command).replaceAll(/\s+/g, ' ').trim()
 }
 
-/** The tool description: deprecation first, then summary or description, then a few examples; bounded in length. */
-export function toolDescription(command: Command.Cached, config: Config): string {
+/** The description past the summary: without a summary, the first paragraph stood in for it. */
+export function commandDetails(command: Command.Cached): string {
+  if (command.summary !== undefined) return command.description ?? ''
+  return (command.description ?? '').split(/\n\s*\n/).slice(1).join('\n\n')
+}
+
+/**
+ * The tool description: deprecation first, then summary or description, then a few examples; bounded in length.
+ * `summary` is commandSummary's, when the caller has it already.
+ */
+export function toolDescription(command: Command.Cached, config: Config, summary = commandSummary(command, config)): string {
   const parts: string[] = []
   const deprecated = deprecationNote(command, config)
   if (deprecated) parts.push(deprecated)
 
-  const summary = commandSummary(command, config)
   parts.push(summary || `Runs "${config.bin} ${displayId(command.id, config)}".`)
-  // Without a summary, the description's first paragraph stood in for it; the rest still belongs in the text.
-  const details = command.summary === undefined ? command.description?.split(/\n\s*\n/).slice(1).join('\n\n') : command.description
-  if (details?.trim()) parts.push(renderTemplate(details, config, command).trim())
+  const details = commandDetails(command)
+  if (details.trim()) parts.push(renderTemplate(details, config, command).trim())
 
   const examples = commandExamples(command)
     .slice(0, MAX_EXAMPLES)
@@ -86,4 +93,15 @@ export function toolDescription(command: Command.Cached, config: Config): string
   }
 
   return clip(text, MAX_DESCRIPTION)
+}
+
+/** Every topic id the command ids imply: `apps:config:set` gives `apps` and `apps:config`. */
+export function topicIds(ids: Iterable<string>): Set<string> {
+  const topics = new Set<string>()
+  for (const id of ids) {
+    const parts = id.split(':')
+    for (let i = 1; i < parts.length; i++) topics.add(parts.slice(0, i).join(':'))
+  }
+
+  return topics
 }

@@ -4,7 +4,7 @@ import * as z from 'zod'
 import {type CommandSettings, ConfigError, idPattern, parseCommandSettings, type Settings} from '../config.js'
 import {type Hints, type HintSource, resolveHints} from './annotations.js'
 import {canonicalJson} from './canonical-json.js'
-import {commandSummary, displayId, toolDescription} from './describe.js'
+import {commandSummary, displayId, toolDescription, topicIds} from './describe.js'
 import {MAX_KEY_LENGTH} from './idempotency.js'
 import {assignToolNames, shortHash} from './naming.js'
 import {buildToolInput, flagSignature, isExposedFlag, SchemaError, type SchemaOptions, toJsonSchema, type ToolInput} from './schema.js'
@@ -124,6 +124,7 @@ function describeCommandTool(
   topics: ReadonlySet<string>,
 ): Omit<CommandTool, 'name'> {
   const shownId = displayId(command.id, config)
+  const summary = commandSummary(command, config)
   const {hints, source} = resolveHints(
     command.id,
     layers.map((l) => l.annotations),
@@ -134,7 +135,7 @@ function describeCommandTool(
   return {
     annotations: {...flags, title},
     command,
-    description: toolDescription(command, config),
+    description: toolDescription(command, config, summary),
     displayId: shownId,
     env: {...settings.author.env, ...Object.assign({}, ...layers.map((l) => l.env))},
     hintSource: source,
@@ -142,7 +143,7 @@ function describeCommandTool(
     id: command.id,
     input: buildToolInput(command, schemaOptions),
     json: Boolean(command.enableJsonFlag),
-    summary: commandSummary(command, config),
+    summary,
     timeoutMs: merged.timeout ? merged.timeout * 1000 : settings.timeoutMs,
     title,
     topic: command.id.includes(':') ? command.id.slice(0, command.id.lastIndexOf(':')) : '',
@@ -179,7 +180,7 @@ export function buildRegistry(config: Config, settings: Settings): Registry {
     secretFlags: new Set(settings.author.secretFlags ?? []),
     serverShape: serverShape(settings),
   }
-  const topics = new Set(chosen.flatMap(({command}) => command.id.split(':').slice(0, -1).map((_, i, parts) => parts.slice(0, i + 1).join(':'))))
+  const topics = topicIds(chosen.map(({command}) => command.id))
   const built: Omit<CommandTool, 'name'>[] = []
   for (const entry of chosen) {
     try {

@@ -1,6 +1,6 @@
 import type {CommandTool} from './registry.js'
 
-import {commandExamples} from './describe.js'
+import {commandDetails, commandExamples, topicIds} from './describe.js'
 
 /**
  * Ranked keyword search over the command tools: the engine behind `find_commands`.
@@ -133,8 +133,7 @@ function fieldTexts(tool: CommandTool, isTopic: boolean): [Field, string][] {
   const {command} = tool
   const parts = tool.id.split(':')
   // Without a summary, the description's first paragraph stands in for it: don't count it twice.
-  const paragraphs = (command.description ?? '').split(/\n\s*\n/)
-  const details = command.summary === undefined ? paragraphs.slice(1) : paragraphs
+  const details = commandDetails(command)
   const params = [...Object.values(command.flags ?? {}).filter((f) => !f.hidden), ...Object.values(command.args ?? {})]
   return [
     ['name', parts.at(-1)!],
@@ -142,7 +141,7 @@ function fieldTexts(tool: CommandTool, isTopic: boolean): [Field, string][] {
     ['alias', (command.aliases ?? []).join(' ')],
     ['summary', tool.summary],
     ['role', isTopic ? 'list' : ''],
-    ['description', details.join(' ')],
+    ['description', details],
     ['flagName', params.map((p) => p.name).join(' ')],
     ['flagText', params.map((p) => ('summary' in p && p.summary) || p.description || '').join(' ')],
     ['example', commandExamples(command).join(' ')],
@@ -151,7 +150,7 @@ function fieldTexts(tool: CommandTool, isTopic: boolean): [Field, string][] {
 
 /** Per command: stem → weight, from the fields it appears in, each scaled by its length against the average. */
 function termWeights(tools: readonly CommandTool[]): Map<string, number>[] {
-  const topics = new Set(tools.flatMap((t) => t.id.split(':').slice(0, -1).map((_, i, parts) => parts.slice(0, i + 1).join(':'))))
+  const topics = topicIds(tools.map((t) => t.id))
   const tokenised = tools.map((tool) => fieldTexts(tool, topics.has(tool.id)).map(([field, text]) => ({field, words: terms(text)})))
   const average = new Map<Field, number>()
   for (const field of Object.keys(FIELD_WEIGHTS) as Field[]) {
