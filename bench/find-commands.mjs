@@ -1,7 +1,7 @@
 // Ranking quality and latency of the find_commands search engine (src/tools/search.ts), from the built dist/.
 // Run: npm run bench:find   (builds, installs heroku@11.10.0 into bench/.cache once, then runs this file)
 import {Config} from '@oclif/core'
-import {existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync} from 'node:fs'
+import {existsSync, mkdtempSync, readFileSync, rmSync} from 'node:fs'
 import {cpus, tmpdir} from 'node:os'
 import {dirname, join} from 'node:path'
 import {performance} from 'node:perf_hooks'
@@ -10,6 +10,7 @@ import {fileURLToPath} from 'node:url'
 import {parseAuthorConfig, resolveSettings} from '../dist/config.js'
 import {buildRegistry} from '../dist/tools/registry.js'
 import {buildCommandIndex} from '../dist/tools/search.js'
+import {isolatedHome} from './common.mjs'
 import {generateCli} from './generate-cli.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
@@ -17,11 +18,7 @@ const ROUNDS = 20
 const GENERATED_COMMANDS = 1000
 
 // No user config, data or cache (and so no user-installed plugins) may leak into the CLIs we load.
-const home = mkdtempSync(join(tmpdir(), 'bench-find-'))
-for (const [name, dir] of [['HOME', ''], ['XDG_CONFIG_HOME', 'config'], ['XDG_DATA_HOME', 'data'], ['XDG_CACHE_HOME', 'cache']]) {
-  mkdirSync(join(home, dir), {recursive: true})
-  process.env[name] = join(home, dir)
-}
+Object.assign(process.env, isolatedHome('bench-find-').env)
 
 const queries = (name) => JSON.parse(readFileSync(join(here, 'queries', `${name}.json`), 'utf8'))
 
@@ -108,5 +105,4 @@ try {
   latency(generated.index, [...allTexts, ...idQueries])
 } finally {
   rmSync(generatedRoot, {force: true, recursive: true})
-  rmSync(home, {force: true, recursive: true})
 }

@@ -8,11 +8,13 @@ import {Client} from '@modelcontextprotocol/client'
 import {StdioClientTransport} from '@modelcontextprotocol/client/stdio'
 import autocannon from 'autocannon'
 import {execFile, spawn} from 'node:child_process'
-import {existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
-import {cpus, tmpdir} from 'node:os'
+import {existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync} from 'node:fs'
+import {cpus} from 'node:os'
 import {dirname, join} from 'node:path'
 import {fileURLToPath} from 'node:url'
 import {promisify} from 'node:util'
+
+import {isolatedHome, killAtExit, median} from './common.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const root = join(here, '..')
@@ -21,13 +23,12 @@ const ROUNDS = smoke ? 3 : 15
 const LOAD_SECONDS = smoke ? 2 : 10
 const run = promisify(execFile)
 const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 const ms = (x) => `${Math.round(x)} ms`
 const mb = (bytes) => `${(bytes / 1024 / 1024).toFixed(0)} MB`
 
 // A home of our own: no user config or plugins leak in; the plugin is linked where a CLI needs it.
-const home = mkdtempSync(join(tmpdir(), 'bench-perf-'))
-const env = {...process.env, HOME: home, XDG_CACHE_HOME: join(home, 'cache'), XDG_CONFIG_HOME: join(home, 'config'), XDG_DATA_HOME: join(home, 'data')}
+const {env: homeEnv, home} = isolatedHome('bench-perf-')
+const env = {...process.env, ...homeEnv}
 const work = join(home, 'work')
 mkdirSync(work, {recursive: true})
 writeFileSync(join(work, '.taskbox.json'), JSON.stringify({name: 'bench', nextId: 1, tasks: []}))
@@ -66,7 +67,7 @@ async function connect(cli, workers) {
   const transport = new StdioClientTransport({args: [cli.bin, ...cli.mcp, '--workers', String(workers)], command: process.execPath, cwd: work, env, stderr: 'ignore'})
   const client = new Client({name: 'bench', version: '1'})
   await client.connect(transport)
-  return {client, pid: transport.pid}
+  return {client, pid: killAtExit(transport.pid)}
 }
 
 async function timed(fn) {
@@ -101,14 +102,18 @@ async function callLatency(cli) {
 
 const INIT = JSON.stringify({id: 1, jsonrpc: '2.0', method: 'initialize', params: {capabilities: {}, clientInfo: {name: 'b', version: '1'}, protocolVersion: '2025-11-25'}})
 
-/** Spawn until the first line on stdout (the initialize answer). */
+/** Spawn until the first line on stdout (the initialize answer); the child is killed by pid whatever happens. */
 function untilInitialized(args) {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, {cwd: work, env, stdio: ['pipe', 'pipe', 'ignore']})
+    killAtExit(child.pid)
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000)
     child.stdout.once('data', () => {
+      clearTimeout(timer)
       child.kill('SIGKILL')
       resolve()
     })
+    child.once('exit', () => reject(new Error(`${args.join(' ')} ended without answering initialize`)))
     child.on('error', reject)
     child.stdin.write(`${INIT}\n`)
   })
@@ -131,16 +136,22 @@ async function startup(cli) {
   return Object.fromEntries(Object.entries(times).map(([key, values]) => [key, median(values)]))
 }
 
+/** Starts an HTTP server and resolves with its URL; rejects if it exits or prints none within 60 s. */
 function startServer(args) {
-  return new Promise((resolve) => {
+  return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, {cwd: work, env, stdio: ['ignore', 'pipe', 'pipe']})
+    killAtExit(child.pid)
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000)
     const seen = (chunk) => {
       const url = /(http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(String(chunk))?.[1]
-      if (url) resolve({child, url})
+      if (!url) return
+      clearTimeout(timer)
+      resolve({child, url})
     }
 
     child.stdout.on('data', seen)
     child.stderr.on('data', seen)
+    child.once('exit', () => reject(new Error(`${args.join(' ')} exited before listening`)))
   })
 }
 
@@ -162,21 +173,24 @@ async function load(url, request, pid) {
 async function http() {
   const ours = await startServer([join(root, 'examples/taskbox/bin/run.js'), 'mcp', 'serve', '--port', '0', '--workers', '0'])
   const bare = await startServer([join(here, 'bare-server.mjs')])
-  await pause(1000)
-  const idle = rss(ours.child.pid)
-  const rows = []
-  for (const [label, oursRequest, bareRequest] of [
-    ['tools/list', modernRequest('tools/list'), modernRequest('tools/list')],
-    ['tools/call (cli_info vs echo)', modernRequest('tools/call', {arguments: {}, name: 'cli_info'}), modernRequest('tools/call', {arguments: {text: 'x'}, name: 'echo'})],
-  ]) {
-    const a = await load(ours.url, oursRequest, ours.child.pid)
-    const b = await load(bare.url, bareRequest, bare.child.pid)
-    rows.push({a, b, label})
-  }
+  try {
+    await pause(1000)
+    const idle = rss(ours.child.pid)
+    const rows = []
+    for (const [label, oursRequest, bareRequest] of [
+      ['tools/list', modernRequest('tools/list'), modernRequest('tools/list')],
+      ['tools/call (cli_info vs echo)', modernRequest('tools/call', {arguments: {}, name: 'cli_info'}), modernRequest('tools/call', {arguments: {text: 'x'}, name: 'echo'})],
+    ]) {
+      const a = await load(ours.url, oursRequest, ours.child.pid)
+      const b = await load(bare.url, bareRequest, bare.child.pid)
+      rows.push({a, b, label})
+    }
 
-  ours.child.kill('SIGTERM')
-  bare.child.kill('SIGTERM')
-  return {idle, rows}
+    return {idle, rows}
+  } finally {
+    ours.child.kill('SIGTERM')
+    bare.child.kill('SIGTERM')
+  }
 }
 
 console.log(`# oclif-plugin-mcp performance (${smoke ? 'smoke' : 'full'} run)\n`)
@@ -207,4 +221,3 @@ for (const {a, b, label} of h.rows) {
 }
 
 console.log(`\nmcp serve (taskbox) idle RSS: ${mb(h.idle)}`)
-rmSync(home, {force: true, recursive: true})

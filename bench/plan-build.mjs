@@ -5,17 +5,17 @@
 //   node bench/plan-build.mjs OTHER_ROOT ...     also other checkouts (each with its own built dist/), side by side
 // Needs bench/setup-heroku.sh for the Heroku rows.
 import {execFileSync} from 'node:child_process'
-import {existsSync, mkdirSync, mkdtempSync, rmSync} from 'node:fs'
-import {cpus, tmpdir} from 'node:os'
+import {existsSync} from 'node:fs'
+import {cpus} from 'node:os'
 import {dirname, join, resolve} from 'node:path'
 import {fileURLToPath} from 'node:url'
+
+import {isolatedHome, median} from './common.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const ROUNDS = 7
 const roots = [join(here, '..'), ...process.argv.slice(2).map((r) => resolve(r))]
-const home = mkdtempSync(join(tmpdir(), 'bench-plan-'))
-for (const dir of ['cache', 'config', 'data']) mkdirSync(join(home, dir))
-const env = {...process.env, HOME: home, XDG_CACHE_HOME: join(home, 'cache'), XDG_CONFIG_HOME: join(home, 'config'), XDG_DATA_HOME: join(home, 'data')}
+const env = {...process.env, ...isolatedHome('bench-plan-').env}
 
 // Run in a child: load the CLI's Config, then time buildServerPlan once, cold. Prints milliseconds and the band size.
 const PROBE = `
@@ -39,7 +39,6 @@ const clis = [
     : []),
 ]
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 console.log(`machine: ${cpus().length} × ${cpus()[0]?.model}, Node ${process.version}; median of ${ROUNDS} fresh processes\n`)
 console.log(`| CLI | ${roots.map((r) => `\`${r}\``).join(' | ')} | tools in band |`)
 console.log(`| --- | ${roots.map(() => '---:').join(' | ')} | ---: |`)
@@ -57,4 +56,3 @@ for (const cli of clis) {
   console.log(`| ${cli.name} | ${times.map((t) => `${Math.round(median(t))} ms`).join(' | ')} | ${band} |`)
 }
 
-rmSync(home, {force: true, recursive: true})

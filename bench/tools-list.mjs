@@ -3,7 +3,7 @@
 import {Client} from '@modelcontextprotocol/client'
 import {InMemoryTransport} from '@modelcontextprotocol/server'
 import {Config} from '@oclif/core'
-import {mkdirSync, mkdtempSync, rmSync} from 'node:fs'
+import {mkdtempSync, rmSync} from 'node:fs'
 import {cpus, tmpdir} from 'node:os'
 import {dirname, join} from 'node:path'
 import {fileURLToPath} from 'node:url'
@@ -11,14 +11,11 @@ import {fileURLToPath} from 'node:url'
 import {parseAuthorConfig, resolveSettings} from '../dist/config.js'
 import {buildServerPlan} from '../dist/mcp/plan.js'
 import {createServerFactory} from '../dist/mcp/server.js'
+import {isolatedHome} from './common.mjs'
 import {generateCli} from './generate-cli.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
-const home = mkdtempSync(join(tmpdir(), 'bench-tools-'))
-for (const [name, dir] of [['HOME', ''], ['XDG_CONFIG_HOME', 'config'], ['XDG_DATA_HOME', 'data'], ['XDG_CACHE_HOME', 'cache']]) {
-  mkdirSync(join(home, dir), {recursive: true})
-  process.env[name] = join(home, dir)
-}
+Object.assign(process.env, isolatedHome('bench-tools-').env)
 
 /** A rough rule of thumb for English-and-JSON text: about 4 bytes per token. */
 const tokens = (bytes) => Math.round(bytes / 4)
@@ -60,4 +57,3 @@ for (const cli of clis) {
 }
 
 rmSync(generatedRoot, {force: true, recursive: true})
-rmSync(home, {force: true, recursive: true})

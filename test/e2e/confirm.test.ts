@@ -1,10 +1,9 @@
-import {Client} from '@modelcontextprotocol/client'
-import {StdioClientTransport} from '@modelcontextprotocol/client/stdio'
+import type {Client} from '@modelcontextprotocol/client'
 import {afterAll, describe, expect, it} from '@jest/globals'
 import {mkdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 
-import {type Era, scratch, TASKBOX_BIN, taskboxEnv} from '../helpers/taskbox.js'
+import {connectTaskbox, type Era, scratch, taskboxEnv} from '../helpers/taskbox.js'
 
 const space = scratch()
 afterAll(() => space.cleanup())
@@ -20,34 +19,25 @@ function project(name: string): string {
 const ids = (dir: string) => (JSON.parse(readFileSync(join(dir, '.taskbox.json'), 'utf8')) as {tasks: {id: number}[]}).tasks.map((t) => t.id)
 
 async function withClient(era: Era, answer: 'accept' | 'decline' | undefined, use: (client: Client, asked: string[]) => Promise<void>) {
-  const transport = new StdioClientTransport({
-    args: [TASKBOX_BIN, 'mcp', 'stdio', '--confirm-destructive'],
-    command: process.execPath,
+  const asked: string[] = []
+  const server = await connectTaskbox({
+    args: ['--confirm-destructive'],
+    capabilities: answer ? {elicitation: {form: {}}} : undefined,
     cwd: space.dir,
     env: taskboxEnv(join(space.dir, `home-${era}`)),
-    stderr: 'ignore',
+    era,
+    setup(client) {
+      if (!answer) return
+      client.setRequestHandler('elicitation/create', async (request) => {
+        asked.push(String(request.params.message))
+        return answer === 'accept' ? {action: 'accept', content: {confirm: true}} : {action: 'decline'}
+      })
+    },
   })
-  const options = answer ? {capabilities: {elicitation: {form: {}}}} : {}
-  const client = new Client({name: 'confirm-test', version: '1'}, era === 'modern' ? {...options, versionNegotiation: {mode: {pin: '2026-07-28'}}} : options)
-  const asked: string[] = []
-  if (answer) {
-    client.setRequestHandler('elicitation/create', async (request) => {
-      asked.push(String(request.params.message))
-      return answer === 'accept' ? {action: 'accept', content: {confirm: true}} : {action: 'decline'}
-    })
-  }
-
-  await client.connect(transport)
-  const pid = transport.pid!
   try {
-    await use(client, asked)
+    await use(server.client, asked)
   } finally {
-    await client.close()
-    try {
-      process.kill(pid, 'SIGKILL')
-    } catch {
-      // Already gone.
-    }
+    await server.close()
   }
 }
 

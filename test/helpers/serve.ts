@@ -2,6 +2,7 @@ import {type ChildProcess, spawn} from 'node:child_process'
 import {request as httpRequest} from 'node:http'
 
 import {killPids, processesWithEnv} from './processes.js'
+import {plain, runTaskbox} from './run-cli.js'
 import {TASKBOX_BIN} from './taskbox.js'
 
 export interface Served {
@@ -73,18 +74,9 @@ export async function serveTaskbox(options: {args?: string[]; bin?: string; cwd:
 }
 
 /** Runs `taskbox mcp serve ARGS` expecting it to refuse to start; returns its exit code and stderr. */
-export function refusedServe(args: string[], env: Record<string, string>, cwd: string): Promise<{code: null | number; stderr: string}> {
-  const child = spawn(process.execPath, [TASKBOX_BIN, 'mcp', 'serve', ...args], {cwd, env, stdio: ['ignore', 'ignore', 'pipe']})
-  let stderr = ''
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk))
-  const timer = setTimeout(() => child.kill('SIGKILL'), 60_000)
-  return new Promise((resolve) =>
-    child.on('close', (code) => {
-      clearTimeout(timer)
-      // oclif wraps error text and prefixes lines with "›": join it back into plain sentences.
-      resolve({code, stderr: stderr.replaceAll(/\s*›\s*/g, ' ').replaceAll(/\s+/g, ' ')})
-    }),
-  )
+export async function refusedServe(args: string[], env: Record<string, string>, cwd: string): Promise<{code: null | number; stderr: string}> {
+  const ran = await runTaskbox(['mcp', 'serve', ...args], {cwd, env})
+  return {code: ran.code, stderr: plain(ran.stderr)}
 }
 
 export const JSON_HEADERS = {Accept: 'application/json, text/event-stream', 'Content-Type': 'application/json'}

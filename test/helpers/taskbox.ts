@@ -1,4 +1,4 @@
-import {Client} from '@modelcontextprotocol/client'
+import {Client, type ClientCapabilities} from '@modelcontextprotocol/client'
 import {StdioClientTransport} from '@modelcontextprotocol/client/stdio'
 import {mkdirSync, mkdtempSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
@@ -59,7 +59,17 @@ export interface Connected {
 }
 
 /** Starts `taskbox mcp stdio ARGS` (or another CLI's, given its `bin` script) under the official client, in the given era. */
-export async function connectTaskbox(options: {args?: string[]; bin?: string; cwd: string; env: Record<string, string>; era: Era}): Promise<Connected> {
+export async function connectTaskbox(options: {
+  args?: string[]
+  bin?: string
+  /** What the client declares (e.g. elicitation), next to the era's own options. */
+  capabilities?: ClientCapabilities
+  cwd: string
+  env: Record<string, string>
+  era: Era
+  /** Called before connecting, e.g. to answer the server's requests. */
+  setup?: (client: Client) => void
+}): Promise<Connected> {
   const transport = new StdioClientTransport({
     args: [options.bin ?? TASKBOX_BIN, 'mcp', 'stdio', ...(options.args ?? [])],
     command: process.execPath,
@@ -73,8 +83,12 @@ export async function connectTaskbox(options: {args?: string[]; bin?: string; cw
   })
   const client = new Client(
     {name: 'oclif-plugin-mcp-tests', version: '1.0.0'},
-    options.era === 'modern' ? {versionNegotiation: {mode: {pin: '2026-07-28'}}} : {},
+    {
+      ...(options.capabilities ? {capabilities: options.capabilities} : {}),
+      ...(options.era === 'modern' ? {versionNegotiation: {mode: {pin: '2026-07-28' as const}}} : {}),
+    },
   )
+  options.setup?.(client)
   // A server the client could not close (or never connected to) is killed by pid, with whatever it started: the
   // commands run in their own process groups, so they are found by the HOME they inherited.
   const kill = (pid: number | undefined) => {
