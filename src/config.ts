@@ -33,7 +33,7 @@ export const profileSchema = z.strictObject({
 /** The `oclif.mcp` section of the host CLI's package.json. */
 export const authorConfigSchema = z.strictObject({
   commands: z.record(z.string().min(1), commandSettingsSchema).optional(),
-  /** Ask the person before every destructive command (where the client can ask); the --confirm-destructive default. */
+  /** Ask the person before every destructive command; the --confirm-destructive default. */
   confirmDestructive: z.boolean().optional(),
   defaultProfile: z.string().min(1).optional(),
   docs: z.array(z.string().min(1)).optional(),
@@ -47,6 +47,8 @@ export const authorConfigSchema = z.strictObject({
   profiles: z.record(z.string().regex(/^[\w.-]+$/, 'a profile name (letters, digits, _ . -)'), profileSchema).optional(),
   timeout: z.number().positive().max(86_400).optional(),
   title: z.string().optional(),
+  /** Where the person cannot be asked, let the host's own approval of tool calls decide; the --trust-host-approval default. */
+  trustHostApproval: z.boolean().optional(),
   workers: z.number().int().min(0).max(16).optional(),
 })
 
@@ -111,6 +113,11 @@ export interface Settings {
   maxQueue: number
   projection: ProjectionOptions
   timeoutMs: number
+  /**
+   * With confirmDestructive, where the person cannot be asked (a client without elicitation, 2025-era HTTP), run the
+   * destructive call and leave the approval to the host; otherwise such a call is refused.
+   */
+  trustHostApproval: boolean
   /** Prewarmed one-shot workers kept ready (0: spawn every command cold). */
   workers: number
 }
@@ -137,6 +144,7 @@ export interface ServerFlags {
   'read-only'?: boolean
   timeout?: number
   tools?: string[]
+  'trust-host-approval'?: boolean
   workers?: number
 }
 
@@ -158,6 +166,7 @@ export function resolveSettings(author: AuthorConfig, flags: ServerFlags): Setti
       tools: flags.tools,
     },
     timeoutMs: 1000 * (flags.timeout ?? author.timeout ?? DEFAULT_TIMEOUT_SECONDS),
+    trustHostApproval: flags['trust-host-approval'] ?? author.trustHostApproval ?? false,
     workers: flags.workers ?? author.workers ?? DEFAULT_WORKERS,
   }
 }

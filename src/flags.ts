@@ -9,13 +9,19 @@ export const serverFlags = {
   }),
   'confirm-destructive': Flags.boolean({
     allowNo: true,
-    description: 'Ask the person before a destructive command runs, where the client can ask (default: the CLI author\'s choice, else off).',
+    description:
+      "Ask the person before a destructive command runs; where the client cannot be asked, refuse it (default: the CLI author's choice, else off).",
   }),
   cwd: Flags.directory({description: 'Directory commands run in when a call gives no cwd (default: an empty private directory).', exists: true}),
   'max-concurrency': Flags.integer({description: 'Command processes that may run at once (default: the number of CPUs).', min: 1}),
   'max-output': Flags.integer({description: 'Bytes of stdout and of stderr kept per call (default 1 MiB).', min: 1024}),
   'max-queue': Flags.integer({description: 'Calls that may wait for a free slot; past that a call is answered "busy" (default 32).', min: 0}),
   timeout: Flags.integer({description: 'Seconds a command may run before it and its children are killed (default 60).', min: 1}),
+  'trust-host-approval': Flags.boolean({
+    allowNo: true,
+    description:
+      "With --confirm-destructive: where the person cannot be asked, run the call and let the host's own approval of tool calls decide (default: refuse).",
+  }),
   workers: Flags.integer({description: 'Prewarmed processes kept ready to run the next command (default 1; 0 starts every command cold).', max: 16, min: 0}),
 }
 

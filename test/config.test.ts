@@ -130,8 +130,15 @@ describe('resolveSettings', () => {
       maxQueue: DEFAULT_MAX_QUEUE,
       projection: {exclude: [], maxBytes: 32 * 1024, maxTools: 40, profile: undefined, readOnly: false, tools: undefined},
       timeoutMs,
+      trustHostApproval: false,
       workers: 1,
     })
+  })
+
+  it('trusts the host approval only when the user or the author says so', () => {
+    expect(resolveSettings({}, {}).trustHostApproval).toBe(false)
+    expect(resolveSettings({trustHostApproval: true}, {}).trustHostApproval).toBe(true)
+    expect(resolveSettings({trustHostApproval: true}, {'trust-host-approval': false}).trustHostApproval).toBe(false)
   })
 
   it('takes concurrency and queue limits from the flags', () => {

@@ -90,18 +90,30 @@ function unknownTool(plan: ServerPlan, name: string, listed: readonly string[]):
   )
 }
 
+/** Asks the person a yes/no question (see terminal-ask.ts). */
+export type Asker = (question: string) => Promise<'accept' | 'cancel' | 'decline'>
+
 /**
- * Calls one tool of the real server, in this process: the same factory, schema validation, capability boundary and
- * results as `mcp stdio` and `mcp serve`, over the SDK's in-memory transport and the official client. Unknown
- * tools are refused (CallRequestError) before anything runs. Client and server are closed before it returns.
+ * Calls one tool of the real server, in this process: the same factory, schema validation, capability boundary,
+ * call pipeline and results as `mcp stdio` and `mcp serve`, over the SDK's in-memory transport and the official
+ * client. With `ask`, the client declares elicitation and puts the server's questions (a destructive command under
+ * --confirm-destructive) to the person; without it, it cannot be asked. Unknown tools are refused
+ * (CallRequestError) before anything runs. Client and server are closed before it returns.
  */
-export async function callToolInProcess(plan: ServerPlan, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
+export async function callToolInProcess(plan: ServerPlan, name: string, args: Record<string, unknown>, ask?: Asker): Promise<CallToolResult> {
   // The server lists exactly plan.listed (see createServerFactory).
   const names = plan.listed.map((entry) => entry.tool.name)
   if (!names.includes(name)) throw unknownTool(plan, name, names)
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
   const server = createServerFactory(plan)()
-  const client = new Client({name: `${plan.info.name}-mcp-call`, version: plan.info.version})
+  const client = new Client({name: `${plan.info.name}-mcp-call`, version: plan.info.version}, ask ? {capabilities: {elicitation: {form: {}}}} : {})
+  if (ask) {
+    client.setRequestHandler('elicitation/create', async (request) => {
+      const answer = await ask(String(request.params.message))
+      return answer === 'accept' ? {action: 'accept', content: {confirm: true}} : {action: answer}
+    })
+  }
+
   try {
     await server.connect(serverSide)
     await client.connect(clientSide)

@@ -27,7 +27,7 @@ export function buildServerPlan(config: Config, settings: Settings): {plan: Serv
   const registry = buildRegistry(config, settings)
   const projection = project(registry, settings)
   const workdir = new DefaultWorkdir(settings.defaultCwd, config.bin)
-  const call = callEnvironment(config, settings, workdir)
+  const call = callEnvironment(config, settings, projection, workdir)
   const listed: ListedTool[] = []
   const builtins = [
     capabilitiesBuiltin(projection, () => listed.map((entry) => entry.tool.name)),
@@ -38,7 +38,6 @@ export function buildServerPlan(config: Config, settings: Settings): {plan: Serv
   listed.push(...builtins.map((tool) => ({kind: 'builtin' as const, tool})), ...projection.band.map((tool) => ({kind: 'command' as const, tool})))
   const plan: ServerPlan = {
     call,
-    confirmDestructive: settings.confirmDestructive,
     info: {name: config.bin, version: config.version, ...(settings.author.title ? {title: settings.author.title} : {})},
     instructions: agentInstructions(config, settings, projection),
     listed,

@@ -1,12 +1,11 @@
-import {type ListToolsResult, McpServer, type StandardSchemaWithJSON, type Tool} from '@modelcontextprotocol/server'
+import {type ListToolsResult, McpServer, type ServerContext, type StandardSchemaWithJSON, type Tool} from '@modelcontextprotocol/server'
 import * as z from 'zod'
 
 import type {BuiltinTool} from '../tools/builtins/tool.js'
 import type {Projection} from '../tools/projection.js'
-import type {ToolResult} from '../tools/result.js'
 import type {AgentInstructions} from './instructions.js'
 
-import {askChannel, confirmDestructive} from './confirm.js'
+import {askingFor} from './confirm.js'
 import type {CommandTool, Registry} from '../tools/registry.js'
 
 import {builtinAnnotations} from '../tools/builtins/tool.js'
@@ -21,8 +20,6 @@ export type ListedTool = {kind: 'builtin'; tool: BuiltinTool} | {kind: 'command'
 /** Everything the factory reads; built once per process, shared by every server instance and transport. */
 export interface ServerPlan {
   call: CallEnvironment
-  /** Ask the person before a destructive command runs (where the client can be asked). */
-  confirmDestructive: boolean
   info: {name: string; title?: string; version: string}
   instructions: AgentInstructions
   /** Exactly what the factory registers, in order (describe_capabilities reports these names). */
@@ -59,16 +56,19 @@ async function guarded(name: string, run: () => Promise<ReturnType<typeof errorR
   }
 }
 
-type HandlerContext = Parameters<Parameters<McpServer['registerTool']>[2]>[1]
-
 /**
- * What a call needs from its request: the cancellation signal, and a progress reporter when the client sent a
- * progressToken. A notification that cannot be delivered (the client went away) never fails the call.
+ * What a call needs from its request: the cancellation signal, how to ask the person, and a progress reporter when
+ * the client sent a progressToken. A notification that cannot be delivered (the client went away) never fails the call.
  */
-function callContext(ctx: HandlerContext, server: McpServer, era: Era): CallContext {
+function callContext(ctx: ServerContext, server: McpServer, {era, http}: Transport): CallContext {
   const envelope = ctx.mcpReq.envelope as {'io.modelcontextprotocol/clientInfo'?: {name?: string; version?: string}} | undefined
   const client = era === 'modern' ? envelope?.['io.modelcontextprotocol/clientInfo'] : server.server.getClientVersion()
-  const base: CallContext = {client: client ? {name: client.name, version: client.version} : undefined, era, signal: ctx.mcpReq.signal}
+  const base: CallContext = {
+    asking: askingFor(ctx, server, era, http),
+    client: client ? {name: client.name, version: client.version} : undefined,
+    era,
+    signal: ctx.mcpReq.signal,
+  }
   const token = ctx.mcpReq._meta?.progressToken
   if (token === undefined) return base
   let progress = 0
@@ -82,29 +82,20 @@ function callContext(ctx: HandlerContext, server: McpServer, era: Era): CallCont
 
 type Era = 'legacy' | 'modern'
 
+/** A command's typed tool: the SDK validates the input, then the one call pipeline takes over (src/tools/call.ts). */
 function registerCommandTool(server: McpServer, tool: CommandTool, plan: ServerPlan, transport: Transport): void {
-  const ask = plan.confirmDestructive && tool.hints.destructiveHint
   server.registerTool(
     tool.name,
     {annotations: tool.annotations, description: tool.description, inputSchema: schemaFor(tool.input.schema), title: tool.title},
-    (input, ctx) =>
-      guarded(tool.name, async () => {
-        const args = input as Record<string, unknown>
-        if (ask) {
-          const answer = await confirmDestructive(tool, args, ctx, askChannel(ctx, server, transport.era, transport.http))
-          if (answer) return answer as ToolResult
-        }
-
-        return callCommandTool(tool, args, plan.call, callContext(ctx, server, transport.era))
-      }),
+    (input, ctx) => guarded(tool.name, () => callCommandTool(tool, input as Record<string, unknown>, plan.call, callContext(ctx, server, transport))),
   )
 }
 
-function registerBuiltin(server: McpServer, tool: BuiltinTool, {era}: Transport): void {
+function registerBuiltin(server: McpServer, tool: BuiltinTool, transport: Transport): void {
   server.registerTool(
     tool.name,
     {annotations: builtinAnnotations(tool), description: tool.description, inputSchema: schemaFor(tool.schema), title: tool.title},
-    (input, ctx) => guarded(tool.name, () => tool.handler(input as Record<string, unknown>, callContext(ctx, server, era))),
+    (input, ctx) => guarded(tool.name, () => tool.handler(input as Record<string, unknown>, callContext(ctx, server, transport))),
   )
 }
 
@@ -160,7 +151,7 @@ function toolsNeeded(context: FactoryContext | undefined, listed: ReadonlySet<st
  * The one server factory both transports use: a fresh McpServer with the tools registered (all of them, or just the
  * ones a single HTTP request needs); cheap and I/O-free.
  */
-export function createServerFactory(plan: ServerPlan): (context?: FactoryContext) => McpServer {
+export function createServerFactory(plan: ServerPlan, options: {warnUnaskable?: boolean} = {}): (context?: FactoryContext) => McpServer {
   let listing: Tool[] | undefined
   const names = new Set(plan.listed.map((entry) => entry.tool.name))
   return (context) => {
@@ -176,6 +167,15 @@ export function createServerFactory(plan: ServerPlan): (context?: FactoryContext
       {description: `How to use ${plan.info.name} through this server`, mimeType: 'text/markdown', title: 'Agent instructions'},
       (href) => ({contents: [{mimeType: 'text/markdown', text: markdown, uri: href.href}]}),
     )
+    if (options.warnUnaskable && plan.call.settings.confirmDestructive && !plan.call.settings.trustHostApproval) {
+      // One connection per process on stdio: say once, at the handshake, what the pipeline will do with this client.
+      server.server.oninitialized = () => {
+        if (!server.server.getClientCapabilities()?.elicitation) {
+          process.stderr.write('[mcp] --confirm-destructive: this client did not declare elicitation, so it cannot be asked; destructive calls will be refused (--trust-host-approval runs them and leaves the approval to the host).\n')
+        }
+      }
+    }
+
     const needed = transport.http ? toolsNeeded(context, names) : undefined
     for (const entry of plan.listed) {
       if (needed === null || (needed !== undefined && entry.tool.name !== needed)) continue

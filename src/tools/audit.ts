@@ -10,8 +10,11 @@ export interface AuditRecord {
   durationMs: null | number
   era: 'legacy' | 'modern' | null
   exitCode: null | number
-  /** ran: the command ran; not-run: refused before it started (bad input, busy); replayed: an idempotency replay. */
-  outcome: 'not-run' | 'ran' | 'refused' | 'replayed'
+  /**
+   * ran: the command ran; not-run: refused before it started (bad input, busy); refused: by the idempotency store;
+   * replayed: an idempotency replay; not-confirmed: a destructive call the person declined or could not be asked about.
+   */
+  outcome: 'not-confirmed' | 'not-run' | 'ran' | 'refused' | 'replayed'
   time: string
   tool: string
 }

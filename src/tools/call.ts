@@ -1,4 +1,5 @@
 import type {Config} from '@oclif/core'
+import type * as z from 'zod'
 
 import {join} from 'node:path'
 
@@ -7,9 +8,10 @@ import {type CommandTool, PLUGIN_NAME} from './registry.js'
 
 import {AuditLog, type AuditRecord} from './audit.js'
 import {childEnv, hostBinScript} from './child-env.js'
-import {executeCommand, type Ran} from './execute.js'
+import {type Execute, executeCommand, type Ran} from './execute.js'
 import {IdempotencyStore} from './idempotency.js'
 import {CommandLimiter} from './limiter.js'
+import {type Projection, unknownCommandMessage} from './projection.js'
 import {errorResult, type ToolResult} from './result.js'
 import {REDACTED, type Redact, redactor, secretEnvValues} from './secrets.js'
 import {type DefaultWorkdir} from './workdir.js'
@@ -20,6 +22,8 @@ export interface CallEnvironment {
   /** Undefined when auditing is off (--no-audit). */
   audit?: AuditLog
   binScript: string
+  /** The capability boundary: a command outside it is answered like an unknown one, whoever asks. */
+  boundary: Projection
   config: Config
   idempotency: IdempotencyStore
   limiter: CommandLimiter
@@ -28,12 +32,13 @@ export interface CallEnvironment {
   workers: WorkerPool
 }
 
-export function callEnvironment(config: Config, settings: Settings, workdir: DefaultWorkdir): CallEnvironment {
+export function callEnvironment(config: Config, settings: Settings, boundary: Projection, workdir: DefaultWorkdir): CallEnvironment {
   const binScript = hostBinScript(config)
   return {
     // In the CLI's data dir: the record of what was changed outlives caches.
     audit: settings.audit ? new AuditLog(join(config.dataDir, 'mcp-audit.jsonl')) : undefined,
     binScript,
+    boundary,
     config,
     // In the CLI's cache dir, so a retry after a server restart still finds the first run's result.
     idempotency: new IdempotencyStore({dir: join(config.cacheDir, 'mcp-idempotency')}),
@@ -46,8 +51,18 @@ export function callEnvironment(config: Config, settings: Settings, workdir: Def
 
 const META = PLUGIN_NAME
 
-/** What a call brings besides its arguments: cancellation, progress, and who is calling (for the audit log). */
+/** What the person answered when asked to confirm a call, or (2026-07-28) the round that asks them. */
+export type AskOutcome = {answer: 'accept' | 'cancel' | 'decline'} | {pending: ToolResult}
+
+/**
+ * How this request can reach the person: a function that asks, or the reason it cannot (the transport has no way
+ * to carry a request to the client, or the client did not declare that it can answer one).
+ */
+export type Asking = {ask: (message: string) => Promise<AskOutcome>} | {cannot: string}
+
+/** What a call brings besides its arguments: cancellation, progress, who is calling, and how to ask the person. */
 export interface CallContext {
+  asking?: Asking
   client?: {name?: string; version?: string}
   era?: 'legacy' | 'modern'
   progress?: (message: string) => void
@@ -59,8 +74,8 @@ function secretProperties(tool: CommandTool): string[] {
   return tool.input.params.flatMap((p) => (p.kind !== 'rest' && p.secret ? [p.property] : []))
 }
 
-/** The call's arguments as the audit log keeps them: secret parameters blanked, secrets elsewhere redacted. */
-function auditArguments(tool: CommandTool, args: Record<string, unknown>, redact: Redact): Record<string, unknown> {
+/** The call's arguments as a person or a log may see them: secret parameters blanked, secrets elsewhere redacted. */
+export function shownArguments(tool: CommandTool, args: Record<string, unknown>, redact: Redact): Record<string, unknown> {
   const secret = new Set(secretProperties(tool))
   return redact(Object.fromEntries(Object.entries(args).map(([k, v]) => [k, secret.has(k) ? REDACTED : v])))
 }
@@ -79,55 +94,102 @@ function withNote(result: ToolResult, note: string, meta: Record<string, unknown
   return {...withMeta(result, meta), content: [...result.content, {text: note, type: 'text'}]}
 }
 
+function zodIssues(error: z.ZodError): string {
+  return error.issues.map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : 'arguments'}: ${issue.message}`).join('; ')
+}
+
+function refusal(text: string, code: string, tool: CommandTool, more: Record<string, unknown> = {}): ToolResult {
+  return {...errorResult(text), structuredContent: {code, command: tool.displayId, ...more}}
+}
+
+/** A step of the pipeline that ends the call before anything runs, with what the audit log records of it. */
+interface Stop {
+  outcome: AuditRecord['outcome'] | undefined
+  result: ToolResult
+}
+
 /**
- * Runs one command tool and maps the outcome to a tool result; never throws for a bad call. With an
- * `idempotencyKey`, a retry with the same key and arguments gets the first run's recorded result instead. Secrets
- * are redacted from everything it returns or reports, and calls of tools that may change something are audited.
+ * The confirmation step: a destructive command on a server that confirms them runs only once the person agreed.
+ * Where nobody can be asked it is refused (fail closed), unless the user chose to let the host's own approval of
+ * tool calls be the gate (`--trust-host-approval`).
  */
-export async function callCommandTool(tool: CommandTool, input: Record<string, unknown>, env: CallEnvironment, context: CallContext = {}): Promise<ToolResult> {
-  const {idempotencyKey: key, ...args} = input
-  const childVars = childEnv(env.config, tool.env)
-  const redact = redactor(secretsOf(tool, args, childVars))
-  const how = {childVars, progress: context.progress, redact, signal: context.signal}
-  let ran: Ran
-  let outcome: AuditRecord['outcome']
-  if (typeof key === 'string') {
-    let execution: Ran | undefined
-    const recorded = await env.idempotency.run(tool.id, key, args, async () => (execution = await executeCommand(tool, args, env, how)))
-    switch (recorded.status) {
-      case 'refused': {
-        const code = `IDEMPOTENCY_${recorded.reason.toUpperCase().replace('-', '_')}`
-        ran = {ran: false, result: {...errorResult(`${recorded.message} Nothing was run.`), structuredContent: {code}}}
-        outcome = 'refused'
-        break
-      }
-
-      case 'replayed': {
-        const note = `Replayed: this is the result recorded at ${recorded.recordedAt} for idempotencyKey "${key}"; the command did not run again.`
-        ran = {ran: false, result: withNote(recorded.result, note, {[`${META}/idempotency`]: {recordedAt: recorded.recordedAt, replayed: true}})}
-        outcome = 'replayed'
-        break
-      }
-
-      default: {
-        ran = execution ?? {ran: recorded.status === 'executed', result: recorded.result}
-        if (recorded.storageError) {
-          const what = ran.ran ? 'The command ran, but its result could not be recorded' : 'The command did not run, and its claim could not be released'
-          const warning = `${what} for idempotencyKey "${key}": ${recorded.storageError}`
-          ran = {...ran, result: withNote(ran.result, warning, {[`${META}/idempotency`]: {storageError: recorded.storageError}})}
-        }
-
-        outcome = ran.ran ? 'ran' : 'not-run'
-      }
-    }
-  } else {
-    ran = await executeCommand(tool, args, env, how)
-    outcome = ran.ran ? 'ran' : 'not-run'
+async function confirmation(tool: CommandTool, args: Record<string, unknown>, env: CallEnvironment, context: CallContext, redact: Redact): Promise<Stop | undefined> {
+  const {confirmDestructive, trustHostApproval} = env.settings
+  if (!confirmDestructive || !tool.hints.destructiveHint) return undefined
+  const asking = context.asking ?? {cannot: 'this client cannot be asked'}
+  if ('cannot' in asking) {
+    if (trustHostApproval) return undefined
+    const text = `"${tool.displayId}" is destructive, and this server asks the person before running destructive commands (--confirm-destructive), but ${asking.cannot}. Nothing was run. To run it, use a client that can ask (elicitation over stdio, or 2026-07-28 HTTP), or start the server with --trust-host-approval to let the host's own approval of tool calls decide.`
+    return {outcome: 'not-confirmed', result: refusal(text, 'CONFIRMATION_UNAVAILABLE', tool, {reason: asking.cannot})}
   }
 
-  if (!env.audit || tool.hints.readOnlyHint) return ran.result
+  const shown = JSON.stringify(shownArguments(tool, args, redact))
+  const outcome = await asking.ask(`Run "${tool.displayId}" with ${shown}? It is marked destructive.`)
+  if ('pending' in outcome) return {outcome: undefined, result: outcome.pending}
+  if (outcome.answer === 'accept') return undefined
+  const how = outcome.answer === 'cancel' ? 'cancelled' : 'declined'
+  return {outcome: 'not-confirmed', result: refusal(`The person ${how} running "${tool.displayId}". Nothing was run.`, 'NOT_CONFIRMED', tool)}
+}
+
+/** The idempotency and execution steps: with a key, a retry gets the first run's recorded result instead. */
+async function execution(tool: CommandTool, args: Record<string, unknown>, key: unknown, env: CallEnvironment, how: Execute): Promise<{outcome: AuditRecord['outcome']; ran: Ran}> {
+  if (typeof key !== 'string') {
+    const ran = await executeCommand(tool, args, env, how)
+    return {outcome: ran.ran ? 'ran' : 'not-run', ran}
+  }
+
+  let execution: Ran | undefined
+  const recorded = await env.idempotency.run(tool.id, key, args, async () => (execution = await executeCommand(tool, args, env, how)))
+  switch (recorded.status) {
+    case 'refused': {
+      const code = `IDEMPOTENCY_${recorded.reason.toUpperCase().replace('-', '_')}`
+      return {outcome: 'refused', ran: {ran: false, result: {...errorResult(`${recorded.message} Nothing was run.`), structuredContent: {code}}}}
+    }
+
+    case 'replayed': {
+      const note = `Replayed: this is the result recorded at ${recorded.recordedAt} for idempotencyKey "${key}"; the command did not run again.`
+      const result = withNote(recorded.result, note, {[`${META}/idempotency`]: {recordedAt: recorded.recordedAt, replayed: true}})
+      return {outcome: 'replayed', ran: {ran: false, result}}
+    }
+
+    default: {
+      let ran: Ran = execution ?? {ran: recorded.status === 'executed', result: recorded.result}
+      if (recorded.storageError) {
+        const what = ran.ran ? 'The command ran, but its result could not be recorded' : 'The command did not run, and its claim could not be released'
+        const warning = `${what} for idempotencyKey "${key}": ${recorded.storageError}`
+        ran = {...ran, result: withNote(ran.result, warning, {[`${META}/idempotency`]: {storageError: recorded.storageError}})}
+      }
+
+      return {outcome: ran.ran ? 'ran' : 'not-run', ran}
+    }
+  }
+}
+
+/**
+ * The one call pipeline. Every way of calling a command — its typed tool, run_command, `mcp call`, over stdio or
+ * HTTP — comes here, and takes the same steps in the same order: boundary → arguments → confirmation →
+ * idempotency → execution → result (redacted) → audit. Never throws for a bad call: every refusal is a tool result
+ * that says why and that nothing ran.
+ */
+export async function callCommandTool(tool: CommandTool, input: Record<string, unknown>, env: CallEnvironment, context: CallContext = {}): Promise<ToolResult> {
+  // Boundary: the same answer as for an unknown command, so what is outside cannot be told from what does not exist.
+  if (env.boundary.executable.get(tool.id) !== tool) return errorResult(unknownCommandMessage(env.boundary, tool.displayId))
+
+  // Arguments (the SDK has validated a typed tool's already; run_command's arrive as an open object).
+  const parsed = tool.input.schema.safeParse(input)
+  if (!parsed.success) return errorResult(`Invalid arguments for "${tool.displayId}": ${zodIssues(parsed.error)}. Nothing was run.`)
+  const {idempotencyKey: key, ...args} = parsed.data as Record<string, unknown>
+  const childVars = childEnv(env.config, tool.env)
+  const redact = redactor(secretsOf(tool, args, childVars))
+
+  const stopped = await confirmation(tool, args, env, context, redact)
+  const {outcome, ran}: {outcome: AuditRecord['outcome'] | undefined; ran: Ran} = stopped
+    ? {outcome: stopped.outcome, ran: {ran: false, result: stopped.result}}
+    : await execution(tool, args, key, env, {childVars, progress: context.progress, redact, signal: context.signal})
+
+  if (!env.audit || !outcome || tool.hints.readOnlyHint) return ran.result
   const failure = await env.audit.append({
-    arguments: auditArguments(tool, input, redact),
+    arguments: shownArguments(tool, parsed.data as Record<string, unknown>, redact),
     client: context.client ?? null,
     command: tool.id,
     cwd: ran.cwd ?? null,

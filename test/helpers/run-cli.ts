@@ -12,6 +12,8 @@ const running = new Set<ChildProcess>()
 
 export interface RunOptions {
   cwd: string
+  /** In a session of its own, so it has no controlling terminal even when the tests run at one. */
+  detached?: boolean
   env: Record<string, string>
   /** Written to stdin, which is then closed; without it stdin is /dev/null. */
   input?: string
@@ -23,6 +25,7 @@ export interface RunOptions {
 export function runCli(bin: string, args: string[], options: RunOptions): Promise<Ran> {
   const child = spawn(process.execPath, [bin, ...args], {
     cwd: options.cwd,
+    detached: options.detached,
     env: options.env,
     stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
   })

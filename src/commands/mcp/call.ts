@@ -5,6 +5,7 @@ import {Args, Command, Flags} from '@oclif/core'
 import {projectionFlags, serverFlags} from '../../flags.js'
 import {CallRequestError, callToolInProcess, readToolArguments, resultText} from '../../mcp/call-tool.js'
 import {prepareServerFor} from '../../mcp/plan.js'
+import {terminalAsker} from '../../mcp/terminal-ask.js'
 
 export default class McpCall extends Command {
   static summary = 'Call one MCP tool of this CLI and print its result.'
@@ -30,9 +31,16 @@ Arguments are a JSON object, from --args or, when --args is absent and standard 
     const {args, flags} = await this.parse(McpCall)
     const prepared = prepareServerFor(this, flags)
 
+    // Under --confirm-destructive the person is asked at the terminal; with none (a script), destructive calls are refused.
+    const {settings} = prepared
+    const ask = settings.confirmDestructive ? terminalAsker() : undefined
+    if (settings.confirmDestructive && !ask && !settings.trustHostApproval) {
+      this.warn('--confirm-destructive: there is no terminal to ask at, so a destructive command will be refused (--trust-host-approval runs it unasked).')
+    }
+
     let result: CallToolResult
     try {
-      result = await callToolInProcess(prepared.plan, args.tool, await readToolArguments(flags.args))
+      result = await callToolInProcess(prepared.plan, args.tool, await readToolArguments(flags.args), ask)
     } catch (error) {
       if (error instanceof CallRequestError) this.error(error.message, {code: error.code, exit: 2, suggestions: error.suggestions})
       throw error

@@ -46,12 +46,18 @@ It listens on 127.0.0.1 only, unless --allow-remote is given together with a bea
     const {workers} = prepared.plan.call
     workers.fill()
     process.once('exit', () => workers.close())
+    const {confirmDestructive, trustHostApproval} = prepared.settings
     process.stderr.write(
       [
         `${this.config.bin} MCP server listening on ${serving.url}`,
         `Health check: ${serving.healthUrl}`,
         `Protocol revisions: ${PROTOCOL_REVISIONS.join(', ')}`,
         ...(token ? ['Clients must send the bearer token.'] : []),
+        ...(confirmDestructive && !trustHostApproval
+          ? [
+              'Warning: --confirm-destructive over HTTP can ask only 2026-07-28 clients that declare elicitation. 2025-era clients (most hosts today) can never be asked here, so their destructive calls are refused; --trust-host-approval lets those hosts\' own approval decide instead.',
+            ]
+          : []),
         'Press Ctrl-C to stop.',
         '',
       ].join('\n'),

@@ -26,7 +26,7 @@ stdout carries protocol messages only: anything else printed by hooks or plugins
     const {flags} = await this.parse(McpStdio)
     const prepared = prepareServerFor(this, flags)
 
-    const serving = serveOnStdio(createServerFactory(prepared.plan), protocolOut)
+    const serving = serveOnStdio(createServerFactory(prepared.plan, {warnUnaskable: true}), protocolOut)
     const {workers} = prepared.plan.call
     // Warm the first worker once the client is served: on two cores it would slow down the initialize answer.
     void serving.firstAnswer.then(() => workers.fill())

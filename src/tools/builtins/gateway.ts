@@ -35,10 +35,6 @@ function decodeCursor(text: string, query: string): number | undefined {
   }
 }
 
-function zodIssues(error: z.ZodError): string {
-  return error.issues.map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : 'arguments'}: ${issue.message}`).join('; ')
-}
-
 /**
  * The gateway: every command inside the boundary is reachable without being listed. find_commands searches,
  * describe_command (in commands.ts) gives the definitionHash, run_command runs with that hash.
@@ -88,9 +84,7 @@ export function gatewayBuiltins(config: Config, projection: Projection, call: Ca
       }
 
       const args = {...(input.arguments as Record<string, unknown> | undefined), ...(input.idempotencyKey === undefined ? {} : {idempotencyKey: input.idempotencyKey})}
-      const parsed = tool.input.schema.safeParse(args)
-      if (!parsed.success) return errorResult(`Invalid arguments for "${tool.displayId}": ${zodIssues(parsed.error)}. Nothing was run.`)
-      return callCommandTool(tool, parsed.data as Record<string, unknown>, call, context)
+      return callCommandTool(tool, args, call, context)
     },
     // It runs whatever command it is given: as careful as the most dangerous command it can reach.
     hints: {
