@@ -32,6 +32,11 @@ export const profileSchema = z.strictObject({
 
 /** The `oclif.mcp` section of the host CLI's package.json. */
 export const authorConfigSchema = z.strictObject({
+  /**
+   * Ids or globs of commands that manage the CLI itself (plugins, update, autocomplete) to expose anyway; they are
+   * outside every server's boundary otherwise (src/tools/self-management.ts).
+   */
+  allowSelfManagement: z.array(z.string().min(1)).optional(),
   commands: z.record(z.string().min(1), commandSettingsSchema).optional(),
   /** Ask the person before every destructive command; the --confirm-destructive default. */
   confirmDestructive: z.boolean().optional(),

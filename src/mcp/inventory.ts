@@ -30,7 +30,7 @@ export interface Inventory {
   limits: {maxBytes: number; maxTools: number}
   /** The exact tool names tools/list carries, in order. */
   listed: string[]
-  notListed: {command: string; reason: NotListedReason}[]
+  notListed: {command: string; detail?: string; reason: NotListedReason}[]
   profile: {name: null | string; source: BandSource}
   readOnly: boolean
   tools: InventoryTool[]
@@ -68,7 +68,7 @@ export function takeInventory(plan: ServerPlan): Inventory {
     commands,
     limits: projection.limits,
     listed: tools.map((t) => t.name),
-    notListed: projection.notListed.map(({id, reason}) => ({command: id, reason})),
+    notListed: projection.notListed.map(({detail, id, reason}) => ({command: id, reason, ...(detail ? {detail} : {})})),
     profile: {name: projection.profile, source: projection.bandSource},
     readOnly: projection.readOnly,
     tools,

@@ -10,10 +10,17 @@ export type NotListedReason =
   | 'excluded by profile'
   | 'hidden'
   | 'just-in-time plugin stub'
+  | 'manages the CLI itself'
   | 'no schema representation'
   | 'outside the typed band (reachable through run_command)'
   | 'read-only mode'
   | 'the MCP server itself'
+
+export interface NotListed {
+  detail?: string
+  id: string
+  reason: NotListedReason
+}
 
 /** How the typed band was chosen. */
 export type BandSource = 'all commands fit' | 'author default profile' | 'default selection' | 'profile flag' | 'tools flag'
@@ -30,7 +37,8 @@ export interface Projection {
   executable: ReadonlyMap<string, CommandTool>
   gateway: readonly CommandTool[]
   limits: {maxBytes: number; maxTools: number}
-  notListed: readonly {id: string; reason: NotListedReason}[]
+  /** `detail` says more where the reason alone does not (why a command manages the CLI itself). */
+  notListed: readonly NotListed[]
   profile: null | string
   readOnly: boolean
 }
@@ -41,6 +49,7 @@ const SKIP_REASONS: Record<SkipKind, NotListedReason> = {
   jit: 'just-in-time plugin stub',
   'no-schema': 'no schema representation',
   own: 'the MCP server itself',
+  'self-management': 'manages the CLI itself',
 }
 
 /** Whether an id matches any of the globs, by id or by topic (see idOrTopicPattern); the globs compiled once. */
@@ -121,7 +130,11 @@ export function project(registry: Registry, settings: Settings): Projection {
   const {exclude, maxBytes, maxTools} = settings.projection
   const {name, profile, source} = resolveProfile(settings)
   const readOnly = settings.projection.readOnly || Boolean(profile?.readOnly)
-  const notListed: {id: string; reason: NotListedReason}[] = registry.skipped.map((s) => ({id: s.id, reason: SKIP_REASONS[s.kind]}))
+  const notListed: NotListed[] = registry.skipped.map((s) => ({
+    id: s.id,
+    reason: SKIP_REASONS[s.kind],
+    ...(s.kind === 'self-management' || s.kind === 'no-schema' ? {detail: s.reason} : {}),
+  }))
 
   const excluded = globMatcher(exclude)
   const profileExcluded = globMatcher(profile?.exclude)

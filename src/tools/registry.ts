@@ -7,6 +7,7 @@ import {canonicalJson} from './canonical-json.js'
 import {commandSummary, displayId, toolDescription, topicIds} from './describe.js'
 import {MAX_KEY_LENGTH} from './idempotency.js'
 import {assignToolNames, shortHash} from './naming.js'
+import {selfManagementReason} from './self-management.js'
 import {buildToolInput, flagSignature, isExposedFlag, SchemaError, type SchemaOptions, toJsonSchema, type ToolInput} from './schema.js'
 
 /** This package's name as oclif records it on the commands it contributes. */
@@ -45,7 +46,7 @@ export interface CommandTool {
 }
 
 /** Why a command is not a tool at all. */
-export type SkipKind = 'author' | 'hidden' | 'jit' | 'no-schema' | 'own'
+export type SkipKind = 'author' | 'hidden' | 'jit' | 'no-schema' | 'own' | 'self-management'
 
 export interface Registry {
   byId: ReadonlyMap<string, CommandTool>
@@ -63,11 +64,13 @@ function isAliasEntry(command: Command.Cached, config: Config): boolean {
   return (command.aliases ?? []).some((alias) => toStandardizedId(alias, config) === command.id)
 }
 
-function skipReason(command: Command.Cached, settings: CommandSettings): {kind: SkipKind; reason: string} | undefined {
+function skipReason(command: Command.Cached, settings: CommandSettings, config: Config, allowedSelf: (id: string) => boolean): {kind: SkipKind; reason: string} | undefined {
   if (command.pluginName === PLUGIN_NAME) return {kind: 'own', reason: 'the MCP server itself'}
   if (command.pluginType === 'jit') return {kind: 'jit', reason: 'just-in-time plugin stub (running it would install a plugin)'}
   if (command.hidden) return {kind: 'hidden', reason: 'hidden'}
   if (settings.exclude) return {kind: 'author', reason: 'excluded by the CLI author'}
+  const self = allowedSelf(command.id) ? undefined : selfManagementReason(command, commandSummary(command, config))
+  if (self) return {kind: 'self-management', reason: `manages the CLI itself: ${self} (an author can expose it with oclif.mcp.allowSelfManagement)`}
   return undefined
 }
 
@@ -159,12 +162,14 @@ export function buildRegistry(config: Config, settings: Settings): Registry {
   const chosen: Chosen[] = []
   const seen = new Set<string>()
   const patterns: AuthorPatterns = Object.entries(settings.author.commands ?? {}).map(([glob, value]) => [idPattern(glob), value] as const)
+  const allowed = (settings.author.allowSelfManagement ?? []).map((glob) => idPattern(glob))
+  const allowedSelf = (id: string) => allowed.some((pattern) => pattern.test(id))
   for (const command of config.commands) {
     if (isAliasEntry(command, config) || seen.has(command.id)) continue
     seen.add(command.id)
     const layers = settingsLayers(command, patterns)
     const merged = Object.assign({}, ...layers) as CommandSettings
-    const skip = skipReason(command, merged)
+    const skip = skipReason(command, merged, config, allowedSelf)
     if (skip) skipped.push({id: command.id, ...skip})
     else chosen.push({command, layers, merged})
   }

@@ -45,7 +45,9 @@ describe('the gateway: a small typed band, every command still reachable', () =>
     expect((capabilities.typedBand as {count: number}).count).toBe(3)
     const reasons = new Map((capabilities.notListed as {command: string; reason: string}[]).map((n) => [n.command, n.reason]))
     expect(reasons.get('sync')).toBe('excluded by flag')
-    expect(reasons.get('debug:dump')).toBe('hidden')
+    // What the author hid is counted, never named: the model cannot learn it from here either.
+    expect(reasons.has('debug:dump')).toBe(false)
+    expect(capabilities.notNamed).toEqual({hidden: 1})
     expect(reasons.get('tasks:add')).toBe('outside the typed band (reachable through run_command)')
   })
 

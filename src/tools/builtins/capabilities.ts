@@ -1,6 +1,6 @@
 import * as z from 'zod'
 
-import type {Projection} from '../projection.js'
+import type {NotListedReason, Projection} from '../projection.js'
 
 import {type BuiltinTool, jsonResult} from './tool.js'
 
@@ -12,7 +12,7 @@ export function capabilitiesBuiltin(projection: Projection, listed: () => readon
   let answer: ReturnType<typeof jsonResult> | undefined
   return {
     description:
-      'What this server exposes and why: the exact tool names listed, the profile and its limits, the size of the listed command tools, read-only mode, and for every command that is not listed the reason (and whether run_command can still reach it).',
+      'What this server exposes and why: the exact tool names listed, the profile and its limits, the size of the listed command tools, read-only mode, and why each command that is not listed is left out (and whether run_command can still reach it).',
     handler() {
       // Nothing in it changes while the server runs: worked out on the first call (as cli_info is).
       answer ??= capabilitiesResult(projection, listed())
@@ -24,11 +24,20 @@ export function capabilitiesBuiltin(projection: Projection, listed: () => readon
   }
 }
 
+/**
+ * Left out by the CLI's author (hidden, excluded, just-in-time stubs): counted, never named, so the model cannot use
+ * this diagnostic to learn what the author kept out of sight. Everything else is named with its reason.
+ */
+const UNNAMED: ReadonlySet<NotListedReason> = new Set(['excluded by author config', 'hidden', 'just-in-time plugin stub'])
+
 function capabilitiesResult(projection: Projection, tools: readonly string[]) {
+  const unnamed: Partial<Record<NotListedReason, number>> = {}
+  for (const {reason} of projection.notListed) if (UNNAMED.has(reason)) unnamed[reason] = (unnamed[reason] ?? 0) + 1
   const data = {
     gateway: {count: projection.gateway.length, runWith: 'run_command'},
     limits: projection.limits,
-    notListed: projection.notListed.map(({id, reason}) => ({command: id, reason})),
+    notListed: projection.notListed.filter((n) => !UNNAMED.has(n.reason)).map(({detail, id, reason}) => ({command: id, reason, ...(detail ? {detail} : {})})),
+    notNamed: unnamed,
     profile: {name: projection.profile, source: projection.bandSource},
     readOnly: projection.readOnly,
     tools,
