@@ -18,10 +18,14 @@ export interface InventoryTool {
 /** A command inside the capability boundary: listed as a tool, or reachable through run_command only. */
 export interface InventoryCommand {
   annotations: ToolHints
+  /** What decided the annotations, in words (see classifyCommand). */
+  evidence: string[]
   id: string
   listed: boolean
   /** Its tool name when listed; null when only run_command reaches it. */
   tool: null | string
+  /** Flags left out of a read-only command's input because they would change something. */
+  withheldFlags?: string[]
 }
 
 /** What a server started with the same flags exposes: read off the plan, never recomputed. */
@@ -61,7 +65,14 @@ export function takeInventory(plan: ServerPlan): Inventory {
   const inBand = new Set(projection.band)
   const commands = [...projection.executable.values()]
     .sort((a, b) => (a.id < b.id ? -1 : 1))
-    .map((t): InventoryCommand => ({annotations: t.hints, id: t.displayId, listed: inBand.has(t), tool: inBand.has(t) ? t.name : null}))
+    .map((t): InventoryCommand => ({
+      annotations: t.hints,
+      evidence: t.hintEvidence,
+      id: t.displayId,
+      listed: inBand.has(t),
+      tool: inBand.has(t) ? t.name : null,
+      ...(t.withheldFlags.length > 0 ? {withheldFlags: t.withheldFlags.map((w) => w.name)} : {}),
+    }))
   const notListed: Inventory['totals']['notListed'] = {}
   for (const {reason} of projection.notListed) notListed[reason] = (notListed[reason] ?? 0) + 1
   return {

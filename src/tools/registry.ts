@@ -2,9 +2,9 @@ import {type Command, type Config, toStandardizedId} from '@oclif/core'
 import * as z from 'zod'
 
 import {type CommandSettings, ConfigError, idPattern, parseCommandSettings, type Settings} from '../config.js'
-import {type Hints, type HintSource, resolveHints} from './annotations.js'
+import {type Hints, type HintSource, resolveHints, writingFlagReason} from './annotations.js'
 import {canonicalJson} from './canonical-json.js'
-import {commandSummary, displayId, toolDescription, topicIds} from './describe.js'
+import {commandSummary, displayId, renderTemplate, toolDescription, topicIds} from './describe.js'
 import {MAX_KEY_LENGTH} from './idempotency.js'
 import {assignToolNames, shortHash} from './naming.js'
 import {selfManagementReason} from './self-management.js'
@@ -31,6 +31,8 @@ export interface CommandTool {
   description: string
   displayId: string
   env: Record<string, string>
+  /** In words, what decided the hints (see classifyCommand). */
+  hintEvidence: string[]
   hintSource: HintSource
   /** The annotations without the title: what list_commands, find_commands and `mcp tools` show. */
   hints: Omit<Hints, 'title'>
@@ -43,6 +45,8 @@ export interface CommandTool {
   timeoutMs: number
   title: string
   topic: string
+  /** Flags of a read-only command left out of its input because they would change something. */
+  withheldFlags: {name: string; reason: string}[]
 }
 
 /** Why a command is not a tool at all. */
@@ -128,11 +132,29 @@ function describeCommandTool(
 ): Omit<CommandTool, 'name'> {
   const shownId = displayId(command.id, config)
   const summary = commandSummary(command, config)
-  const {hints, source} = resolveHints(
-    command.id,
-    layers.map((l) => l.annotations),
-    topics.has(command.id),
-  )
+  const authorHints = layers.map((l) => l.annotations)
+  const resolved = resolveHints({id: command.id, isTopicIndex: topics.has(command.id), summary}, authorHints)
+  let {hints} = resolved
+  const evidence = [...resolved.evidence]
+  // A read-only command keeps its label whatever the model passes: flags that would change something are left out.
+  let withheld: {name: string; reason: string}[] = []
+  if (hints.readOnlyHint) {
+    const flags = Object.values(command.flags ?? {}).filter((flag) => isExposedFlag(flag, schemaOptions.omitFlags))
+    const writing = flags.flatMap((flag) => {
+      const reason = writingFlagReason({...flag, summary: flag.summary && renderTemplate(flag.summary, config, command)})
+      return reason ? [{flag, reason}] : []
+    })
+    const required = writing.find(({flag}) => flag.required)
+    if (required && resolved.source !== 'author') {
+      // A flag that cannot be left out and that writes: the command writes.
+      evidence.push(`required flag --${required.flag.name} writes: ${required.reason}`)
+      hints = {...hints, destructiveHint: false, idempotentHint: false, readOnlyHint: false}
+    } else {
+      withheld = writing.filter(({flag}) => !flag.required).map(({flag, reason}) => ({name: flag.name, reason}))
+    }
+  }
+
+  const omit = withheld.length > 0 ? {...schemaOptions, omitFlags: new Set([...schemaOptions.omitFlags, ...withheld.map((w) => w.name)])} : schemaOptions
   const {title: authorTitle, ...flags} = hints
   const title = authorTitle ?? `${config.bin} ${shownId}`
   return {
@@ -141,15 +163,17 @@ function describeCommandTool(
     description: toolDescription(command, config, summary),
     displayId: shownId,
     env: {...settings.author.env, ...Object.assign({}, ...layers.map((l) => l.env))},
-    hintSource: source,
+    hintEvidence: evidence,
+    hintSource: resolved.source,
     hints: flags,
     id: command.id,
-    input: buildToolInput(command, schemaOptions),
+    input: buildToolInput(command, omit),
     json: Boolean(command.enableJsonFlag),
     summary,
     timeoutMs: merged.timeout ? merged.timeout * 1000 : settings.timeoutMs,
     title,
     topic: command.id.includes(':') ? command.id.slice(0, command.id.lastIndexOf(':')) : '',
+    withheldFlags: withheld,
   }
 }
 

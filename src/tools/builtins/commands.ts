@@ -101,8 +101,10 @@ export function commandBuiltins(config: Config, projection: Projection, revision
 
       const {command} = tool
       const render = (text: string) => renderTemplate(text, config, command)
+      const withheld = new Set(tool.withheldFlags.map((w) => w.name))
       const data = {
         aliases: (command.aliases ?? []).map((a) => displayId(a, config)),
+        annotationEvidence: tool.hintEvidence,
         annotations: tool.hints,
         annotationSource: tool.hintSource,
         definitionHash: definitionHash(tool),
@@ -112,7 +114,7 @@ export function commandBuiltins(config: Config, projection: Projection, revision
         description: render(command.description ?? command.summary ?? ''),
         examples: commandExamples(command).map((e) => render(e)),
         flags: Object.values(command.flags ?? {})
-          .filter((f) => !f.hidden)
+          .filter((f) => !f.hidden && !withheld.has(f.name))
           .map((f) => flagInfo(f)),
         id: tool.displayId,
         inputSchema: toJsonSchema(tool.input.schema),
@@ -123,6 +125,8 @@ export function commandBuiltins(config: Config, projection: Projection, revision
         timeoutSeconds: tool.timeoutMs / 1000,
         tool: inBand.has(tool) ? tool.name : null,
         usage: (Array.isArray(command.usage) ? command.usage : command.usage ? [command.usage] : []).map((u) => render(u)),
+        // Left out so the command stays read-only whatever is passed; the person can run them from a shell.
+        ...(tool.withheldFlags.length > 0 ? {withheldFlags: tool.withheldFlags} : {}),
       }
       const how = inBand.has(tool) ? `call the tool ${tool.name}` : 'run it with run_command, passing this definitionHash'
       return jsonResult(`${config.bin} ${tool.displayId}: ${how}`, data)
