@@ -24,8 +24,12 @@ export const SELF_MANAGEMENT_PLUGINS: ReadonlySet<string> = new Set([
 const SELF_MANAGEMENT_ROOTS = new Set(['autocomplete', 'plugins'])
 const SELF_MANAGEMENT_IDS = new Set(['update', 'upgrade'])
 
-/** A summary that says the command installs, updates or upgrades the CLI itself ("Upgrades Shopify CLI."). */
-const UPDATES_THE_CLI = /\b(?:auto-?)?(?:install|reinstall|uninstall|update|upgrade)(?:s|d|ing)?\b[^.]*\bCLI\b/i
+/**
+ * A summary that says the command installs, updates or upgrades the CLI itself ("Upgrades Shopify CLI.", "Enable
+ * automatic upgrades for Shopify CLI."), not something the CLI keeps ("update Twilio CLI configurations").
+ */
+const UPDATES_THE_CLI =
+  /\b(?:install|reinstall|uninstall|update|upgrade)(?:s|d|ing)?(?:\s+(?:the|this|for|of))?(?:\s+[\w-]+)?\s+CLI\b(?!\s+(?:alias|config|credential|option|profile|propert|setting))/i
 
 /** Why a command manages the CLI itself, or undefined when it does not. `summary` is the rendered summary. */
 export function selfManagementReason(command: Pick<Command.Cached, 'id' | 'pluginName'>, summary: string): string | undefined {

@@ -31,6 +31,7 @@ describe('selfManagementReason', () => {
     ['auth:token', 'heroku', 'outputs current CLI authentication token.'],
     ['cache:clear', '@shopify/cli', 'Clear the CLI cache, used to store some API responses and handle notifications status'],
     ['apps:update', 'mycli', 'Update an app.'],
+    ['config:set', 'twilio-cli', 'update Twilio CLI configurations'],
     ['which', '@oclif/plugin-which', 'Show which plugin a command is in.'],
   ])('%s (%s) does not', (id, pluginName, summary) => {
     expect(selfManagementReason({id, pluginName}, summary)).toBeUndefined()

@@ -1,13 +1,14 @@
 import type {CallToolResult} from '@modelcontextprotocol/server'
 
-import {Args, Command, Flags} from '@oclif/core'
+import {Args, Flags} from '@oclif/core'
 
 import {projectionFlags, serverFlags} from '../../flags.js'
+import {HostCommand} from '../../host-command.js'
 import {CallRequestError, callToolInProcess, readToolArguments, resultText} from '../../mcp/call-tool.js'
 import {prepareServerFor} from '../../mcp/plan.js'
 import {terminalAsker} from '../../mcp/terminal-ask.js'
 
-export default class McpCall extends Command {
+export default class McpCall extends HostCommand {
   static summary = 'Call one MCP tool of this CLI and print its result.'
   static description = `Runs one tool exactly as "mcp stdio" and "mcp serve" would: the same tools, argument validation, capability boundary and results, through an in-process server and the official MCP client. Useful to try a tool, or to script one without an MCP host.
 

@@ -1,4 +1,4 @@
-import {Command, Flags} from '@oclif/core'
+import {Flags} from '@oclif/core'
 import {resolve} from 'node:path'
 
 import {type ClientSetup, clientSetup, writeClientConfig} from '../../clients/client-config.js'
@@ -6,6 +6,7 @@ import {checkServerName, CLIENT_IDS, currentPlace} from '../../clients/clients.j
 import {ClientConfigError, type WriteOutcome} from '../../clients/config-file.js'
 import {type Launch, resolveLaunch} from '../../clients/launch.js'
 import {projectionFlags, serverFlags} from '../../flags.js'
+import {HostCommand} from '../../host-command.js'
 import {prepareServerFor} from '../../mcp/plan.js'
 
 interface ConfigResult {
@@ -17,7 +18,7 @@ interface ConfigResult {
 
 const WRITTEN = {added: 'Added', unchanged: 'Already up to date:', updated: 'Updated'}
 
-export default class McpConfig extends Command {
+export default class McpConfig extends HostCommand {
   static summary = 'Print (or write) what an MCP client needs to launch this CLI as a server.'
   static description = `Prints the entry that makes Claude Code, Claude Desktop, Cursor, VS Code or Codex start "<%= config.bin %> mcp stdio", with absolute paths resolved on this machine and the flags given here (--cwd, --profile, --read-only, --tools, --exclude, --max-tools, --max-bytes) passed on. Without --client, prints the entry for every client.
 

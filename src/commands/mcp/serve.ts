@@ -1,11 +1,12 @@
-import {Command, Flags} from '@oclif/core'
+import {Flags} from '@oclif/core'
 
 import {projectionFlags, serverFlags} from '../../flags.js'
+import {HostCommand} from '../../host-command.js'
 import {checkBind} from '../../mcp/http/guards.js'
 import {serveOnHttp} from '../../mcp/http/server.js'
 import {prepareServerFor, PROTOCOL_REVISIONS} from '../../mcp/plan.js'
 
-export default class McpServe extends Command {
+export default class McpServe extends HostCommand {
   static summary = "Serve this CLI's commands as MCP tools over Streamable HTTP."
   static description = `Starts a stateless Model Context Protocol server on one endpoint, POST /mcp, serving 2025-11-25 clients (initialize handshake) and 2026-07-28 clients (server/discover, per-request headers) alike. Every visible command becomes a tool; each call runs the command in a fresh child process.
 

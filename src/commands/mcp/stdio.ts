@@ -1,12 +1,12 @@
-import {Command} from '@oclif/core'
 
 import {projectionFlags, serverFlags} from '../../flags.js'
+import {HostCommand} from '../../host-command.js'
 import {prepareServerFor} from '../../mcp/plan.js'
 import {createServerFactory} from '../../mcp/server.js'
 import {serveOnStdio} from '../../mcp/stdio.js'
 import {claimStdout} from '../../mcp/stdout-guard.cjs'
 
-export default class McpStdio extends Command {
+export default class McpStdio extends HostCommand {
   static summary = "Serve this CLI's commands as MCP tools on stdin/stdout."
   static description = `Starts a Model Context Protocol server that speaks JSON-RPC on stdin and stdout, the way Claude Code, Cursor and VS Code launch local servers. Every visible command becomes a tool; each call runs the command in a fresh child process.
 

@@ -1,10 +1,10 @@
-import {Command} from '@oclif/core'
 
 import {projectionFlags, serverFlags} from '../../flags.js'
+import {HostCommand} from '../../host-command.js'
 import {formatInventory, type Inventory, takeInventory} from '../../mcp/inventory.js'
 import {prepareServerFor} from '../../mcp/plan.js'
 
-export default class McpTools extends Command {
+export default class McpTools extends HostCommand {
   static summary = 'Show the tools an MCP server of this CLI would expose.'
   static description = `Lists what "mcp stdio" or "mcp serve" started with the same flags would offer: every tool in tools/list (built-in tools and command tools, with their annotations), every command reachable only through run_command, and the totals: tools listed, the size of the typed tools, and why the other commands are left out. Nothing is started and no command runs.
 

@@ -1,0 +1,186 @@
+// The corpus: published oclif CLIs from the npm registry, pinned in test/corpus/<name>/package-lock.json and
+// installed by test/corpus/install.sh into a cache outside the repository. Each one gets the plugin the way its users
+// or authors would add it, in a scratch HOME of its own.
+import {createHash} from 'node:crypto'
+import {existsSync, lstatSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync} from 'node:fs'
+import {homedir} from 'node:os'
+import {join, resolve} from 'node:path'
+
+export const ROOT = resolve(import.meta.dirname, '../..')
+const HERE = join(ROOT, 'test/corpus')
+
+export interface CorpusCli {
+  /** How the plugin is added: as a linked user plugin in the CLI's data dir (what `<cli> plugins link` writes), or,
+   * for a CLI without plugin-plugins, listed in the CLI's own package.json the way its author would. */
+  add: 'author' | 'link'
+  bin: string
+  /** The CLI's data dir under a scratch HOME (where its user plugins are recorded). */
+  dataDir: (home: string) => string
+  /** More environment the CLI needs to stay offline, quiet and inside the scratch HOME. */
+  env?: (home: string) => Record<string, string>
+  /** The directory of test/corpus/<name> and of its cached install. */
+  name: string
+  /** Which Node runs it: the project's (20), or the corpus's Node 22. */
+  node: 20 | 22
+  package: string
+  /** Its bin script, relative to the package. */
+  script: string
+  separator: ' ' | ':'
+}
+
+const xdgData = (dir: string) => (home: string) => join(home, 'data', dir)
+
+export const CORPUS: readonly CorpusCli[] = [
+  {
+    add: 'link',
+    bin: 'heroku',
+    dataDir: xdgData('heroku'),
+    env: () => ({HEROKU_DISABLE_AUTOUPDATE: '1', HEROKU_SKIP_ANALYTICS: '1', HIDE_HEROKU_RELEASE_NOTES: 'true'}),
+    name: 'heroku',
+    node: 20,
+    package: 'heroku',
+    script: 'bin/run.js',
+    separator: ':',
+  },
+  {
+    add: 'link',
+    bin: 'sf',
+    dataDir: xdgData('sf'),
+    env: () => ({SF_AUTOUPDATE_DISABLE: 'true', SF_DISABLE_TELEMETRY: 'true', SF_HIDE_RELEASE_NOTES: 'true'}),
+    name: 'sf',
+    node: 22,
+    package: '@salesforce/cli',
+    script: 'bin/run.js',
+    separator: ' ',
+  },
+  {
+    add: 'link',
+    bin: 'shopify',
+    dataDir: xdgData('@shopify/cli'),
+    env: () => ({SHOPIFY_CLI_NO_ANALYTICS: '1'}),
+    name: 'shopify',
+    node: 22,
+    package: '@shopify/cli',
+    script: 'bin/run.js',
+    separator: ' ',
+  },
+  {
+    add: 'author',
+    bin: 'asyncapi',
+    dataDir: xdgData('@asyncapi/cli'),
+    name: 'asyncapi',
+    node: 22,
+    package: '@asyncapi/cli',
+    script: 'bin/run_bin',
+    separator: ' ',
+  },
+  {
+    add: 'link',
+    bin: 'twilio',
+    // twilio-cli keeps its data in ~/.twilio-cli unless told otherwise (@twilio/cli-core's configureEnv).
+    dataDir: (home) => join(home, '.twilio-cli'),
+    name: 'twilio',
+    node: 20,
+    package: 'twilio-cli',
+    script: 'bin/run',
+    separator: ' ',
+  },
+  {
+    add: 'link',
+    bin: 'oclif',
+    dataDir: xdgData('oclif'),
+    name: 'oclif',
+    node: 20,
+    package: 'oclif',
+    script: 'bin/run.js',
+    separator: ' ',
+  },
+]
+
+/** The cache test/corpus/install.sh installs into (keep the two in step). */
+export const CACHE = join(process.env.OCLIF_PLUGIN_MCP_CACHE ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'oclif-plugin-mcp'), 'corpus')
+
+/** Where install.sh put test/corpus/<name>: named by a hash of its package.json and lockfile. */
+export function installDir(name: string): string {
+  const hash = createHash('sha256')
+  for (const file of ['package.json', 'package-lock.json']) hash.update(readFileSync(join(HERE, name, file)))
+  const dir = join(CACHE, `${name}-${hash.digest('hex').slice(0, 16)}`)
+  if (!existsSync(join(dir, '.installed'))) throw new Error(`${name} is not installed in ${dir}: run bash test/corpus/install.sh`)
+  return dir
+}
+
+export const NODE22 = (): string => join(installDir('node22'), 'node_modules/.bin/node')
+
+export function nodeOf(cli: CorpusCli): string {
+  return cli.node === 22 ? NODE22() : process.execPath
+}
+
+export function packageRoot(cli: CorpusCli): string {
+  return join(installDir(cli.name), 'node_modules', cli.package)
+}
+
+export function scriptOf(cli: CorpusCli): string {
+  return join(packageRoot(cli), cli.script)
+}
+
+export function versionOf(cli: CorpusCli): string {
+  return (JSON.parse(readFileSync(join(packageRoot(cli), 'package.json'), 'utf8')) as {version: string}).version
+}
+
+/** `mcp stdio` as the CLI spells it. */
+export function mcpArgv(cli: CorpusCli, command: string, args: string[] = []): string[] {
+  return [scriptOf(cli), ...(cli.separator === ' ' ? ['mcp', command] : [`mcp:${command}`]), ...args]
+}
+
+/**
+ * The plugin added to the CLI for a scratch HOME, and the environment that keeps the CLI inside it: a link in the
+ * data dir, or (author style) an entry in the CLI's package.json and its node_modules, pointing at this checkout.
+ */
+export function prepare(cli: CorpusCli, home: string): Record<string, string> {
+  mkdirSync(home, {recursive: true})
+  if (cli.add === 'link') {
+    const dataDir = cli.dataDir(home)
+    mkdirSync(dataDir, {recursive: true})
+    const plugins = [{name: 'oclif-plugin-mcp', root: ROOT, type: 'link'}]
+    writeFileSync(join(dataDir, 'package.json'), JSON.stringify({oclif: {plugins, schema: 1}, private: true}))
+  } else {
+    addAsAuthor(packageRoot(cli))
+  }
+
+  return {
+    HOME: home,
+    NO_COLOR: '1',
+    OCLIF_DISABLE_LINKED_ESM_WARNING: 'true',
+    PATH: process.env.PATH ?? '',
+    TWILIO_DATA_DIR: join(home, '.twilio-cli'),
+    XDG_CACHE_HOME: join(home, 'cache'),
+    XDG_CONFIG_HOME: join(home, 'config'),
+    XDG_DATA_HOME: join(home, 'data'),
+    ...cli.env?.(home),
+  }
+}
+
+/** What an author does: the plugin in `dependencies` and `oclif.plugins`, and installed in node_modules. */
+function addAsAuthor(root: string): void {
+  const file = join(root, 'package.json')
+  const pjson = JSON.parse(readFileSync(file, 'utf8')) as {dependencies?: Record<string, string>; oclif: {plugins?: string[]}}
+  if (!pjson.oclif.plugins?.includes('oclif-plugin-mcp')) {
+    pjson.oclif.plugins = [...(pjson.oclif.plugins ?? []), 'oclif-plugin-mcp']
+    pjson.dependencies = {...pjson.dependencies, 'oclif-plugin-mcp': `file:${ROOT}`}
+    writeFileSync(file, `${JSON.stringify(pjson, null, 2)}\n`)
+  }
+
+  // The cache outlives checkouts: point the installed plugin at this one.
+  const link = join(root, 'node_modules', 'oclif-plugin-mcp')
+  if (existsSync(link) || isSymlink(link)) rmSync(link, {force: true, recursive: true})
+  mkdirSync(join(root, 'node_modules'), {recursive: true})
+  symlinkSync(ROOT, link)
+}
+
+function isSymlink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink()
+  } catch {
+    return false
+  }
+}
