@@ -175,12 +175,14 @@ export async function callCommandTool(tool: CommandTool, input: Record<string, u
   // Boundary: the same answer as for an unknown command, so what is outside cannot be told from what does not exist.
   if (env.boundary.executable.get(tool.id) !== tool) return errorResult(unknownCommandMessage(env.boundary, tool.displayId))
 
+  // The secrets the call involves are known before anything is said about it, a refusal of its arguments included.
+  const childVars = childEnv(env.config, tool.env)
+  const redact = redactor(secretsOf(tool, input, childVars))
+
   // Arguments (the SDK has validated a typed tool's already; run_command's arrive as an open object).
   const parsed = tool.input.schema.safeParse(input)
-  if (!parsed.success) return errorResult(`Invalid arguments for "${tool.displayId}": ${zodIssues(parsed.error)}. Nothing was run.`)
+  if (!parsed.success) return errorResult(redact(`Invalid arguments for "${tool.displayId}": ${zodIssues(parsed.error)}. Nothing was run.`))
   const {idempotencyKey: key, ...args} = parsed.data as Record<string, unknown>
-  const childVars = childEnv(env.config, tool.env)
-  const redact = redactor(secretsOf(tool, args, childVars))
 
   const stopped = await confirmation(tool, args, env, context, redact)
   const {outcome, ran}: {outcome: AuditRecord['outcome'] | undefined; ran: Ran} = stopped

@@ -10,6 +10,12 @@ import {checkWorkdir} from './workdir.js'
 
 /** A command silent for this long still gets a progress notification (when the client asked for progress). */
 const PROGRESS_TICK_MS = 5000
+/** The longest stderr line a progress message carries. */
+const MAX_PROGRESS_LINE = 1000
+
+function clipLine(line: string): string {
+  return line.length <= MAX_PROGRESS_LINE ? line : `${line.slice(0, MAX_PROGRESS_LINE - 1)}…`
+}
 
 export interface Execute {
   childVars: Record<string, string | undefined>
@@ -63,7 +69,8 @@ export async function executeCommand(tool: CommandTool, input: Record<string, un
       env: how.childVars,
       file: process.execPath,
       maxOutputBytes: env.settings.maxOutputBytes,
-      onStderrLine: progress && ((line) => progress(how.redact(stripAnsi(line)))),
+      // Redacted whole, then cut: a cut made first could leave part of a long secret in the message.
+      onStderrLine: progress && ((line) => progress(clipLine(how.redact(stripAnsi(line))))),
       prestarted,
       signal: how.signal,
       timeoutMs: tool.timeoutMs,
@@ -75,8 +82,10 @@ export async function executeCommand(tool: CommandTool, input: Record<string, un
     if (prestarted) env.workers.fill()
   }
 
-  const commandLine = [env.config.bin, tool.displayId, ...argv].map((a, i) => (i < 2 ? a : quote(a))).join(' ')
-  const result = how.redact(toToolResult(outcome, {argv, commandLine, cwd: workdir.dir, id: tool.id, json: tool.json}, tool.timeoutMs))
+  // Secrets come out of each argument before it is quoted, so no escaped form of one is left behind.
+  const shown = argv.map((arg) => how.redact(arg))
+  const commandLine = [env.config.bin, tool.displayId, ...shown].map((a, i) => (i < 2 ? a : quote(a))).join(' ')
+  const result = how.redact(toToolResult(outcome, {argv: shown, commandLine, cwd: workdir.dir, id: tool.id, json: tool.json}, tool.timeoutMs))
   // Whether a prewarmed worker ran it (diagnostics and benchmarks; the output is the same either way).
   result._meta = {[`${PLUGIN_NAME}/run`]: {warm: prestarted !== undefined}}
   return {cwd: workdir.dir, durationMs: outcome.durationMs, exitCode: outcome.exitCode ?? null, ran: !outcome.spawnError, result}

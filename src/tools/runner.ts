@@ -1,5 +1,6 @@
 import type {ResultPromise} from 'execa'
 import {performance} from 'node:perf_hooks'
+import {StringDecoder} from 'node:string_decoder'
 
 /** A process already running (a warm worker) that starts the command when `begin` is called. */
 export interface Prestarted {
@@ -111,13 +112,18 @@ class CappedBuffer {
   }
 }
 
-const MAX_LINE = 1000
+/** A line is cut here (a command that writes megabytes without a newline must not grow it without bound). */
+const MAX_LINE = 64 * 1024
 
-/** Calls `each` with every complete line of a byte stream (a line longer than MAX_LINE is cut there). */
+/**
+ * Calls `each` with every complete line of a byte stream, whole up to MAX_LINE: the consumer redacts before it
+ * shortens, so no cut can split a secret.
+ */
 function lineSplitter(each: (line: string) => void): (chunk: Buffer) => void {
   let partial = ''
+  const decoder = new StringDecoder('utf8')
   return (chunk) => {
-    const parts = (partial + chunk.toString('utf8')).split(/\r?\n|\r/)
+    const parts = (partial + decoder.write(chunk)).split(/\r?\n|\r/)
     partial = parts.pop()!.slice(0, MAX_LINE)
     for (const line of parts) if (line.trim()) each(line.slice(0, MAX_LINE))
   }

@@ -34,6 +34,24 @@ describe('redactor', () => {
     expect(redact('s3cr3t-tokens')).toBe(`${REDACTED}s`)
   })
 
+  it('replaces the forms quoting and serialising give a secret, and secrets used as keys', () => {
+    const secret = 'Quo"teTok\\1234 é'
+    const redact = redactor([secret])
+    const escaped = JSON.stringify(secret).slice(1, -1)
+    expect(redact(`--token=${JSON.stringify(secret)}`)).toBe(`--token="${REDACTED}"`)
+    expect(redact(JSON.stringify({note: JSON.stringify({token: secret})}))).not.toContain('Quo')
+    expect(redact({[secret]: 'v', [`x${escaped}`]: 'w'})).toEqual({[REDACTED]: 'v', [`x${REDACTED}`]: 'w'})
+    // Python's json.dumps escapes non-ASCII: the secret arrives as Quo\"teTok\\1234 \u00e9.
+    expect(redact(escaped.replace('é', String.raw`\u00e9`))).toBe(REDACTED)
+    expect(redact(`'${secret}'`)).toBe(`'${REDACTED}'`)
+    expect(redact(encodeURIComponent(secret))).toBe(REDACTED)
+  })
+
+  it('hides each line of a secret of several lines', () => {
+    const redact = redactor(['-----BEGIN KEY-----\nAAAABBBBCCCC\n-----END KEY-----'])
+    expect(redact('line: AAAABBBBCCCC')).toBe(`line: ${REDACTED}`)
+  })
+
   it('is the identity when there is nothing to hide', () => {
     const value = {a: 'b'}
     expect(redactor([])(value)).toBe(value)
