@@ -7,9 +7,13 @@ import {join} from 'node:path'
  */
 const QUIET_KEYS = ['SKIP_NEW_VERSION_CHECK', 'DISABLE_AUTOUPDATE', 'AUTOUPDATE_DISABLE', 'DISABLE_TELEMETRY', 'TELEMETRY_DISABLED', 'HIDE_RELEASE_NOTES']
 
-/** The environment of a command's child process: the server's, without colour, quiet hooks, plus the author's. */
+/**
+ * The environment of a command's child process: the server's, without this plugin's own variables (`<BIN>_MCP_…`:
+ * the bearer token among them), without colour, with quiet hooks, plus the author's.
+ */
 export function childEnv(config: Config, extra: Record<string, string>): Record<string, string | undefined> {
-  const env: Record<string, string | undefined> = {...process.env}
+  const own = config.scopedEnvVarKey('MCP_')
+  const env: Record<string, string | undefined> = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith(own)))
   delete env.FORCE_COLOR
   for (const key of QUIET_KEYS) env[config.scopedEnvVarKey(key)] = 'true'
   // OCLIF_DISABLE_LINKED_ESM_WARNING: a `plugins link`ed ES module plugin would otherwise warn on every call.

@@ -4,17 +4,21 @@ import {projectionFlags, serverFlags} from '../../flags.js'
 import {HostCommand} from '../../host-command.js'
 import {checkBind} from '../../mcp/http/guards.js'
 import {serveOnHttp} from '../../mcp/http/server.js'
+import {readToken, TokenError} from '../../mcp/http/token.js'
 import {prepareServerFor, PROTOCOL_REVISIONS} from '../../mcp/plan.js'
 
 export default class McpServe extends HostCommand {
   static summary = "Serve this CLI's commands as MCP tools over Streamable HTTP."
   static description = `Starts a stateless Model Context Protocol server on one endpoint, POST /mcp, serving 2025-11-25 clients (initialize handshake) and 2026-07-28 clients (server/discover, per-request headers) alike. Every visible command becomes a tool; each call runs the command in a fresh child process.
 
-It listens on 127.0.0.1 only, unless --allow-remote is given together with a bearer token (--token, or the <%= config.scopedEnvVarKey('MCP_TOKEN') %> environment variable). Host and Origin headers are checked on every request against DNS rebinding.`
+It listens on 127.0.0.1 only, unless --allow-remote is given together with a bearer token: from a file only you can read (--token-file), or from the <%= config.scopedEnvVarKey('MCP_TOKEN') %> environment variable, never from the command line (every local user can read a process's arguments). The token is not passed on to the commands the server runs. Host and Origin headers are checked on every request against DNS rebinding.`
   static examples = [
     {command: '<%= config.bin %> <%= command.id %>', description: 'Listen on http://127.0.0.1:5757/mcp'},
     {command: '<%= config.bin %> <%= command.id %> --port 0 --cwd ~/projects/app', description: 'Take any free port; run commands in ~/projects/app by default'},
-    {command: '<%= config.bin %> <%= command.id %> --host 0.0.0.0 --allow-remote --token "$(openssl rand -hex 32)" --allowed-host build-box.local', description: 'Accept other machines, with a token'},
+    {
+      command: '(umask 077; openssl rand -hex 32 > ~/.<%= config.bin %>-mcp-token) && <%= config.bin %> <%= command.id %> --host 0.0.0.0 --allow-remote --token-file ~/.<%= config.bin %>-mcp-token --allowed-host build-box.local',
+      description: 'Accept other machines, with a token kept in a private file',
+    },
   ]
   static flags = {
     ...serverFlags,
@@ -25,12 +29,22 @@ It listens on 127.0.0.1 only, unless --allow-remote is given together with a bea
     grace: Flags.integer({default: 10, description: 'Seconds calls in flight may take to finish when the server stops.', min: 0}),
     host: Flags.string({default: '127.0.0.1', description: 'Address to listen on.'}),
     port: Flags.integer({default: 5757, description: 'Port to listen on; 0 takes a free one.', max: 65_535, min: 0}),
-    token: Flags.string({description: 'Bearer token clients must send (default: the <BIN>_MCP_TOKEN environment variable).'}),
+    // Refused with an explanation: a token on the command line is readable by every local user.
+    token: Flags.string({description: 'Not accepted: use --token-file or the <BIN>_MCP_TOKEN environment variable.', hidden: true}),
+    'token-file': Flags.file({description: 'File holding the bearer token clients must send; only its owner may read it (default: the <BIN>_MCP_TOKEN environment variable).', exists: true}),
   }
 
   async run(): Promise<{url: string}> {
     const {flags} = await this.parse(McpServe)
-    const token = flags.token ?? process.env[this.config.scopedEnvVarKey('MCP_TOKEN')]
+    const variable = this.config.scopedEnvVarKey('MCP_TOKEN')
+    if (flags.token !== undefined) {
+      this.error(`--token is not accepted: every user of this machine can read a process's command line. Put the token in a file only you can read and pass --token-file, or set ${variable}.`, {exit: 2})
+    }
+
+    const token = await readToken(flags['token-file'], variable).catch((error: unknown) => {
+      if (error instanceof TokenError) this.error(error.message, {exit: 2})
+      throw error
+    })
     const bind = checkBind(flags.host, flags['allow-remote'], token)
     if (!bind.ok) this.error(bind.message, {exit: 1})
 

@@ -20,7 +20,7 @@ export function checkBind(host: string, allowRemote: boolean, token: string | un
   if (!allowRemote) {
     return {
       code: 'REMOTE_BIND_REFUSED',
-      message: `Refusing to listen on ${host}: the MCP endpoint has no authentication unless you give it a token, and its tools can change files and run commands. Listen on 127.0.0.1 (the default), or pass --allow-remote with --token to accept other machines.`,
+      message: `Refusing to listen on ${host}: the MCP endpoint has no authentication unless you give it a token, and its tools can change files and run commands. Listen on 127.0.0.1 (the default), or pass --allow-remote with a token (--token-file, or the token environment variable) to accept other machines.`,
       ok: false,
       status: 0,
     }
@@ -29,7 +29,7 @@ export function checkBind(host: string, allowRemote: boolean, token: string | un
   if (!token) {
     return {
       code: 'TOKEN_REQUIRED',
-      message: `--allow-remote needs a bearer token: pass --token or set the token environment variable.`,
+      message: `--allow-remote needs a bearer token: pass --token-file (a file only you can read) or set the token environment variable.`,
       ok: false,
       status: 0,
     }

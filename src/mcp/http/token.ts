@@ -1,0 +1,36 @@
+import {readFile, stat} from 'node:fs/promises'
+
+/** Where the bearer token comes from: never the command line, which every local user can read (ps, /proc/PID/cmdline). */
+export type TokenSource = {file: string} | {variable: string}
+
+export class TokenError extends Error {
+  readonly code = 'TOKEN_UNUSABLE'
+}
+
+/**
+ * The bearer token `mcp serve` requires: from `--token-file` (a regular file only its owner can read), else from the
+ * `<BIN>_MCP_TOKEN` variable, which is then removed from this process's environment so nothing started later sees it.
+ * Undefined when neither gives one. Throws TokenError with what to do when the file cannot be used.
+ */
+export async function readToken(file: string | undefined, variable: string, env: NodeJS.ProcessEnv = process.env): Promise<string | undefined> {
+  const fromEnv = env[variable]
+  delete env[variable]
+  if (file === undefined) return fromEnv || undefined
+  let info
+  try {
+    info = await stat(file)
+  } catch (error) {
+    throw new TokenError(`Cannot read the token file ${file}: ${(error as Error).message}`)
+  }
+
+  if (!info.isFile()) throw new TokenError(`The token file ${file} is not a regular file.`)
+  if ((info.mode & 0o077) !== 0) {
+    const mode = (info.mode & 0o777).toString(8).padStart(3, '0')
+    throw new TokenError(`The token file ${file} can be read by other users (mode ${mode}); run "chmod 600 ${file}" first.`)
+  }
+
+  const token = (await readFile(file, 'utf8')).replace(/\r?\n$/, '')
+  if (token.trim() === '') throw new TokenError(`The token file ${file} is empty.`)
+  if (/[\r\n]/.test(token)) throw new TokenError(`The token file ${file} holds more than one line; put the token alone on one line.`)
+  return token
+}
