@@ -3,7 +3,7 @@ import {Flags} from '@oclif/core'
 import {projectionFlags, serverFlags} from '../../flags.js'
 import {HostCommand} from '../../host-command.js'
 import {checkBind} from '../../mcp/http/guards.js'
-import {serveOnHttp} from '../../mcp/http/server.js'
+import {DEFAULT_MAX_CONNECTIONS, serveOnHttp} from '../../mcp/http/server.js'
 import {readToken, TokenError} from '../../mcp/http/token.js'
 import {prepareServerFor, PROTOCOL_REVISIONS} from '../../mcp/plan.js'
 
@@ -28,6 +28,7 @@ It listens on 127.0.0.1 only, unless --allow-remote is given together with a bea
     'allowed-origin': Flags.string({description: 'Another browser origin host name to accept; repeat for several.', multiple: true}),
     grace: Flags.integer({default: 10, description: 'Seconds calls in flight may take to finish when the server stops.', min: 0}),
     host: Flags.string({default: '127.0.0.1', description: 'Address to listen on.'}),
+    'max-connections': Flags.integer({description: `Connections open at once; more are closed as they arrive (default ${DEFAULT_MAX_CONNECTIONS}).`, min: 1}),
     port: Flags.integer({default: 5757, description: 'Port to listen on; 0 takes a free one.', max: 65_535, min: 0}),
     // Refused with an explanation: a token on the command line is readable by every local user.
     token: Flags.string({description: 'Not accepted: use --token-file or the <BIN>_MCP_TOKEN environment variable.', hidden: true}),
@@ -54,6 +55,7 @@ It listens on 127.0.0.1 only, unless --allow-remote is given together with a bea
       allowedHosts: flags['allowed-host'] ?? [],
       allowedOrigins: flags['allowed-origin'] ?? [],
       host: flags.host,
+      maxConnections: flags['max-connections'],
       port: flags.port,
       token: token || undefined,
     }).catch((error: NodeJS.ErrnoException) => this.error(`Cannot listen on ${flags.host}:${flags.port}: ${error.message}`, {exit: 1}))

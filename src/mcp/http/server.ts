@@ -6,6 +6,7 @@ import {isIP, type AddressInfo} from 'node:net'
 import {killRunningCommands} from '../../tools/runner.js'
 import {PROTOCOL_REVISIONS} from '../plan.js'
 import {createServerFactory, type ServerPlan} from '../server.js'
+import {BodyBudget, readBody, replayRequest} from './body.js'
 import {allowedHostnames, checkBearer, checkHost, checkOrigin, type GuardResult} from './guards.js'
 import {legacyJsonFirst} from './legacy.js'
 
@@ -13,6 +14,10 @@ export interface HttpOptions {
   allowedHosts: readonly string[]
   allowedOrigins: readonly string[]
   host: string
+  /** Connections open at once; more are closed as they arrive (default 128). */
+  maxConnections?: number
+  /** Bytes of request bodies held at once across all connections (default 32 MiB). */
+  maxPendingBodyBytes?: number
   port: number
   /** Bearer token every /mcp request must carry; undefined for none (loopback only). */
   token?: string
@@ -29,6 +34,13 @@ export interface HttpServing {
 const ENDPOINT = '/mcp'
 const MAX_BODY_BYTES = 4 * 1024 * 1024
 const HEALTH = '/healthz'
+export const DEFAULT_MAX_CONNECTIONS = 128
+export const DEFAULT_MAX_PENDING_BODY_BYTES = 32 * 1024 * 1024
+/** A client has this long to send its headers, and this long to send its whole request (body included). */
+const HEADERS_TIMEOUT_MS = 10_000
+const REQUEST_TIMEOUT_MS = 30_000
+/** After a refusal that closes the connection, how long the client has to read it before the socket goes. */
+const LINGER_MS = 1000
 
 function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = JSON.stringify(body)
@@ -39,6 +51,25 @@ function sendJson(res: ServerResponse, status: number, body: unknown, headers: R
 /** An HTTP error with a JSON-RPC error body (id null: the request was never read). */
 function sendRpcError(res: ServerResponse, status: number, error: {code: number; data?: unknown; message: string}, headers: Record<string, string> = {}): void {
   sendJson(res, status, {error, id: null, jsonrpc: '2.0'}, headers)
+}
+
+/**
+ * A refusal that also ends the connection: not a byte more of the body is read, the answer goes out with
+ * `Connection: close`, our side of the connection is closed, and the socket is destroyed a moment later. Closing at
+ * once would reset a connection the client is still sending on, and its kernel would throw the answer away unread.
+ */
+function sendRefusal(req: IncomingMessage, res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
+  // A listener makes the request "consumed", so Node does not read the rest of it away; paused, nothing is read.
+  req.on('data', () => {}).pause()
+  const {socket} = res
+  if (socket) {
+    socket.destroySoon = () => {
+      socket.end()
+      setTimeout(() => socket.destroy(), LINGER_MS).unref()
+    }
+  }
+
+  sendRpcError(res, status, {code: -32_000, message}, {...headers, Connection: 'close'})
 }
 
 function refuse(res: ServerResponse, result: GuardResult & {ok: false}): void {
@@ -116,8 +147,11 @@ export async function serveOnHttp(plan: ServerPlan, options: HttpOptions): Promi
   }
   let inFlight = 0
   let drained: (() => void) | undefined
+  const budget = new BodyBudget(options.maxPendingBodyBytes ?? DEFAULT_MAX_PENDING_BODY_BYTES)
 
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+  // Timeouts are checked every second (Node's default is every 30 s, which would let a slow client hold on that long).
+  const timeouts = {connectionsCheckingInterval: 1000, headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS}
+  const server = createServer(timeouts, (req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? '/').split('?')[0]
     const guarded = firstRefusal(checkHost(req.headers.host, hosts), checkOrigin(req.headers.origin, origins))
     if (guarded) return refuse(res, guarded)
@@ -134,27 +168,28 @@ export async function serveOnHttp(plan: ServerPlan, options: HttpOptions): Promi
       return sendRpcError(res, 405, {code: -32_000, message: 'Method not allowed: this endpoint is stateless and takes POST only.'}, {Allow: 'POST'})
     }
 
-    if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) {
-      // Refuse by the declared length, but read the body to its end first: closing on a client that is still
-      // sending would cost it the answer (EPIPE). Chunked bodies are counted and refused by the SDK.
-      req.resume()
-      const message = `Payload Too Large: the request body must not exceed ${MAX_BODY_BYTES} bytes.`
-      return sendRpcError(res, 413, {code: -32_000, message})
-    }
-
-    // Proxies must pass an event stream through as it is written, not buffer it.
-    res.setHeader('X-Accel-Buffering', 'no')
     inFlight++
     res.once('close', () => {
       inFlight--
       if (inFlight === 0) drained?.()
     })
-    mcp(req, res).catch((error: unknown) => {
-      if (!res.headersSent) sendRpcError(res, 500, {code: -32_603, message: 'Internal error'})
-      else res.end()
-      process.stderr.write(`[mcp] request failed: ${error instanceof Error ? error.message : String(error)}\n`)
+    void readBody(req, MAX_BODY_BYTES, budget).then((read) => {
+      if (!read.ok) {
+        if (read.status === 0) return
+        return sendRefusal(req, res, read.status, read.message, read.retryAfter ? {'Retry-After': String(read.retryAfter)} : {})
+      }
+
+      res.once('close', read.release)
+      // Proxies must pass an event stream through as it is written, not buffer it.
+      res.setHeader('X-Accel-Buffering', 'no')
+      mcp(replayRequest(req, read.body), res).catch((error: unknown) => {
+        if (!res.headersSent) sendRpcError(res, 500, {code: -32_603, message: 'Internal error'})
+        else res.end()
+        process.stderr.write(`[mcp] request failed: ${error instanceof Error ? error.message : String(error)}\n`)
+      })
     })
   })
+  server.maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
