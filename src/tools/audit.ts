@@ -1,5 +1,14 @@
+import {createHash} from 'node:crypto'
 import {appendFile, mkdir, rename, stat} from 'node:fs/promises'
 import {dirname} from 'node:path'
+
+/** A string longer than this is kept as its length, its hash and its first characters. */
+const MAX_VALUE_CHARS = 256
+const HEAD_CHARS = 64
+/** An array longer than this keeps its first items and a count of the rest. */
+const MAX_ITEMS = 20
+/** No record is longer than this: its arguments are then kept as their length and hash only. */
+export const MAX_RECORD_BYTES = 4096
 
 /** One line of the audit log: a call of a tool that may change something. */
 export interface AuditRecord {
@@ -25,10 +34,53 @@ export interface AuditOptions {
   maxBytes?: number
 }
 
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
+
+function capKey(key: string): string {
+  return key.length <= MAX_VALUE_CHARS ? key : `${key.slice(0, HEAD_CHARS)}… (${key.length} characters, sha256 ${sha256(key)})`
+}
+
+/** A value as the log keeps it: long strings as length + hash + head, long arrays cut, at any depth. */
+function capValue(value: unknown): unknown {
+  if (typeof value === 'string') {
+    return value.length <= MAX_VALUE_CHARS ? value : {head: value.slice(0, HEAD_CHARS), length: value.length, sha256: sha256(value)}
+  }
+
+  if (Array.isArray(value)) {
+    const kept = value.slice(0, MAX_ITEMS).map((item) => capValue(item))
+    return value.length <= MAX_ITEMS ? kept : [...kept, {more: value.length - MAX_ITEMS}]
+  }
+
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value)
+    const kept = entries.slice(0, MAX_ITEMS).map(([k, v]) => [capKey(k), capValue(v)])
+    return Object.fromEntries(entries.length <= MAX_ITEMS ? kept : [...kept, ['…', {more: entries.length - MAX_ITEMS}]])
+  }
+
+  return value
+}
+
+/**
+ * One record as one line, never longer than MAX_RECORD_BYTES: arguments capped value by value (capValue), and if
+ * the line is still too long, kept only as their length and hash. So no call, however large its arguments, pushes
+ * more than one small line into the log.
+ */
+export function auditLine(record: AuditRecord): string {
+  let line = JSON.stringify({...record, arguments: capValue(record.arguments)})
+  if (Buffer.byteLength(line) >= MAX_RECORD_BYTES) {
+    const text = JSON.stringify(record.arguments)
+    line = JSON.stringify({...record, arguments: {capped: true, length: text.length, sha256: sha256(text)}, client: capValue(record.client), cwd: capValue(record.cwd)})
+  }
+
+  return `${line}\n`
+}
+
 /**
  * Append-only JSONL audit log of mutating and destructive calls, rotated by size. Writes are queued so lines never
  * interleave and rotation never races an append. A failed write is returned (the caller reports it), never dropped
- * silently.
+ * silently. Records are capped (auditLine), so a rotated file holds at least (maxBytes − MAX_RECORD_BYTES) /
+ * MAX_RECORD_BYTES of them and the log always keeps the records of the last `guaranteed` calls, however large their
+ * arguments: no burst of calls can rotate an earlier change out of sight sooner.
  */
 export class AuditLog {
   private queue: Promise<unknown> = Promise.resolve()
@@ -40,12 +92,17 @@ export class AuditLog {
     options: AuditOptions = {},
   ) {
     this.keep = options.keep ?? 3
-    this.maxBytes = options.maxBytes ?? 10 * 1024 * 1024
+    this.maxBytes = Math.max(options.maxBytes ?? 10 * 1024 * 1024, 2 * MAX_RECORD_BYTES)
+  }
+
+  /** The number of most recent records the log is sure to hold (the current file may be empty). */
+  get guaranteed(): number {
+    return this.keep * Math.floor((this.maxBytes - MAX_RECORD_BYTES) / MAX_RECORD_BYTES)
   }
 
   /** Resolves with undefined when written, or with what went wrong. */
   append(record: AuditRecord): Promise<string | undefined> {
-    const write = this.queue.then(() => this.write(`${JSON.stringify(record)}\n`))
+    const write = this.queue.then(() => this.write(auditLine(record)))
     this.queue = write.catch(() => {})
     return write.then(
       () => undefined,
