@@ -101,7 +101,11 @@ export function configSnippet(client: ClientSpec, name: string, launch: Launch):
   return JSON.stringify({[client.serversKey]: {[name]: client.entry(launch)}}, null, 2)
 }
 
+/** Names JavaScript objects keep for themselves: clients written in JavaScript may lose or misread such an entry. */
+const RESERVED_NAMES = new Set(['__proto__', 'constructor', 'prototype'])
+
 /** A server name every client accepts, and a bare TOML key: letters, digits, `_` and `-`. */
 export function checkServerName(name: string): string | undefined {
+  if (RESERVED_NAMES.has(name)) return `The server name "${name}" is a name JavaScript objects reserve; MCP clients written in JavaScript may lose or misread it. Choose another with --name.`
   return /^[\w-]{1,64}$/.test(name) ? undefined : `The server name "${name}" may only contain letters, digits, "_" and "-" (at most 64).`
 }

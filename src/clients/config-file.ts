@@ -1,6 +1,6 @@
-import {chmod, copyFile, mkdir, readFile, realpath, rename, rm, stat, writeFile} from 'node:fs/promises'
-import {constants} from 'node:fs'
-import {dirname} from 'node:path'
+import {constants, type Stats} from 'node:fs'
+import {chmod, copyFile, lstat, mkdir, readFile, readlink, rename, rm, stat, writeFile} from 'node:fs/promises'
+import {dirname, resolve} from 'node:path'
 
 export type ClientConfigErrorCode = 'UNPARSABLE_CLIENT_CONFIG' | 'UNSAFE_CLIENT_CONFIG'
 
@@ -46,22 +46,50 @@ async function backUp(path: string): Promise<string> {
   }
 }
 
+const KIND: [test: (info: Stats) => boolean, name: string][] = [
+  [(info) => info.isDirectory(), 'a directory'],
+  [(info) => info.isFIFO(), 'a named pipe (FIFO)'],
+  [(info) => info.isSocket(), 'a socket'],
+  [(info) => info.isCharacterDevice() || info.isBlockDevice(), 'a device'],
+]
+
+/**
+ * Where a config file really is: a symlink (dotfiles kept in a repository) is followed, also when it points at a
+ * file that does not exist yet, so the file is written where the link leads and the link stays a link.
+ */
+async function resolveTarget(given: string): Promise<string> {
+  let path = resolve(given)
+  for (let hops = 0; hops < 16; hops++) {
+    const info = await lstat(path).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return undefined
+      throw error
+    })
+    if (!info?.isSymbolicLink()) return path
+    path = resolve(dirname(path), await readlink(path))
+  }
+
+  throw new ClientConfigError('UNSAFE_CLIENT_CONFIG', 'it is a chain of more than 16 symbolic links')
+}
+
 /**
  * Reads a client's config file (a missing one reads as empty), lets `merge` put the server in, and when that changed
  * anything writes the result atomically (a temporary file renamed over it, with the old file's permissions) after
- * backing the old file up. When `merge` throws (ClientConfigError), the file is left exactly as it was.
+ * backing the old file up. A path that is not a regular file (a FIFO, a directory, a device) is refused before it
+ * is opened, and when `merge` throws (ClientConfigError) the file is left exactly as it was.
  */
 export async function updateConfigFile(given: string, merge: (text: string) => MergeResult): Promise<WriteOutcome> {
-  let path = given
+  const path = await resolveTarget(given)
   let text = ''
   let mode: number | undefined
-  try {
-    // A config file kept as a symlink (dotfiles) is updated where it lives; the link stays a link.
-    path = await realpath(given)
+  const info = await stat(path).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return undefined
+    throw error
+  })
+  if (info) {
+    const kind = KIND.find(([test]) => test(info))?.[1]
+    if (kind || !info.isFile()) throw new ClientConfigError('UNSAFE_CLIENT_CONFIG', `it is ${kind ?? 'not a regular file'}, not a regular file`)
     text = await readFile(path, 'utf8')
-    mode = (await stat(path)).mode & 0o777
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+    mode = info.mode & 0o777
   }
 
   const result = merge(text)

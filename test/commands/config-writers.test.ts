@@ -1,4 +1,5 @@
 import {afterAll, describe, expect, it} from '@jest/globals'
+import {execFileSync} from 'node:child_process'
 import {chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 
@@ -44,14 +45,49 @@ describe('mergeJsonServer', () => {
     expect(result.text).toBe(json({mcpServers: {taskbox: entry}}, indent))
   })
 
+  it('edits JSONC in place: comments, formatting and every untouched value stay byte for byte', () => {
+    const text = [
+      '{',
+      '  // my servers (VS Code and Cursor read comments)',
+      '  "budget": 12345678901234567890,',
+      '  "ratio": 1e2,',
+      '  "dup": 1, "dup": 2,',
+      '  "mcpServers": {',
+      '    /* the other one */ "other": {"command": "other", "args": ["serve"]},',
+      '  },',
+      '}',
+      '',
+    ].join('\n')
+    const result = mergeJsonServer(text, 'mcpServers', 'taskbox', entry)
+    expect(result.status).toBe('added')
+    const kept = ['// my servers (VS Code and Cursor read comments)', '"budget": 12345678901234567890,', '"ratio": 1e2,', '"dup": 1, "dup": 2,', '/* the other one */ "other": {"command": "other", "args": ["serve"]}']
+    for (const line of kept) expect(result.text).toContain(line)
+    expect(result.text.startsWith('{\n  // my servers')).toBe(true)
+    expect(result.text).toContain('"taskbox": {')
+
+    // Updating our entry touches only the keys this command sets.
+    const updated = mergeJsonServer(result.text.replace('"/usr/bin/node"', '"/old/node"').replace('"taskbox": {', '"taskbox": {\n      "env": {"N": 12345678901234567890},'), 'mcpServers', 'taskbox', entry)
+    expect(updated.status).toBe('updated')
+    expect(updated.text).toContain('"env": {"N": 12345678901234567890}')
+    expect(updated.text).toContain('"/usr/bin/node"')
+    for (const line of kept) expect(updated.text).toContain(line)
+  })
+
+  it('accepts a trailing comma, and keeps CRLF line ends', () => {
+    expect(mergeJsonServer('{"mcpServers": {},}', 'mcpServers', 'taskbox', entry).status).toBe('added')
+    expect(mergeJsonServer('{\r\n  "mcpServers": {}\r\n}\r\n', 'mcpServers', 'taskbox', entry).text).not.toMatch(/[^\r]\n/)
+  })
+
   it.each([
-    {name: 'JSON with comments', text: '{\n  // my servers\n  "mcpServers": {}\n}\n'},
-    {name: 'a trailing comma', text: '{"mcpServers": {},}'},
-    {name: 'an array', text: '[]'},
-    {name: 'a servers key that is not an object', text: json({mcpServers: []})},
-    {name: 'an entry of our name that is not an object', text: json({mcpServers: {taskbox: 'x'}})},
-  ])('refuses $name', ({text}) => {
-    expect(() => mergeJsonServer(text, 'mcpServers', 'taskbox', entry)).toThrow(ClientConfigError)
+    {code: 'UNPARSABLE_CLIENT_CONFIG', name: 'text that is not JSON', text: '{"mcpServers": '},
+    {code: 'UNPARSABLE_CLIENT_CONFIG', name: 'an array', text: '[]'},
+    {code: 'UNPARSABLE_CLIENT_CONFIG', name: 'a servers key that is not an object', text: json({mcpServers: []})},
+    {code: 'UNPARSABLE_CLIENT_CONFIG', name: 'an entry of our name that is not an object', text: json({mcpServers: {taskbox: 'x'}})},
+    {code: 'UNSAFE_CLIENT_CONFIG', name: 'the servers key twice', text: '{"mcpServers": {}, "mcpServers": {}}'},
+    {code: 'UNSAFE_CLIENT_CONFIG', name: 'our entry twice', text: '{"mcpServers": {"taskbox": {}, "taskbox": {}}}'},
+    {code: 'UNSAFE_CLIENT_CONFIG', name: 'a key of ours twice in our entry', text: '{"mcpServers": {"taskbox": {"command": "a", "command": "b"}}}'},
+  ])('refuses $name ($code)', ({code, text}) => {
+    expect(() => mergeJsonServer(text, 'mcpServers', 'taskbox', entry)).toThrow(expect.objectContaining({code}))
   })
 })
 
@@ -167,7 +203,7 @@ describe('updateConfigFile', () => {
   })
 
   it.each([
-    {file: 'mcp.json', name: 'JSON with comments', run: merge, text: '{\n  // servers\n  "mcpServers": {}\n}\n'},
+    {file: 'mcp.json', name: 'JSON with the servers key twice', run: merge, text: '{"mcpServers": {}, "mcpServers": {}}\n'},
     {file: 'config.toml', name: 'a TOML form it cannot replace', run: (text: string) => upsertTomlServer(text, 'taskbox', launch), text: 'mcp_servers.taskbox.command = "x"\n'},
   ])('refuses $name and leaves the file untouched', async ({file, run, text}) => {
     const dir = fresh()
@@ -178,6 +214,24 @@ describe('updateConfigFile', () => {
     expect(readFileSync(path, 'utf8')).toBe(text)
     expect(statSync(path).mtimeMs).toBe(mtime)
     expect(readdirSync(dir)).toEqual([file])
+  })
+
+  it('refuses a path that is not a regular file, without opening it (a FIFO would block for ever)', async () => {
+    const dir = fresh()
+    const fifo = join(dir, 'mcp.json')
+    execFileSync('mkfifo', [fifo])
+    await expect(updateConfigFile(fifo, merge)).rejects.toThrow('it is a named pipe (FIFO), not a regular file')
+    await expect(updateConfigFile(dir, merge)).rejects.toThrow('it is a directory, not a regular file')
+    expect(readdirSync(dir)).toEqual(['mcp.json'])
+  })
+
+  it('follows a dangling symlink and creates the file where it leads; the link stays a link', async () => {
+    const dir = fresh()
+    const link = join(dir, 'mcp.json')
+    symlinkSync(join(dir, 'dotfiles', 'mcp.json'), link)
+    await updateConfigFile(link, merge)
+    expect(lstatSync(link).isSymbolicLink()).toBe(true)
+    expect(JSON.parse(readFileSync(join(dir, 'dotfiles', 'mcp.json'), 'utf8'))).toEqual({mcpServers: {taskbox: entry}})
   })
 
   it('updates a symlinked file where it lives; the link stays a link', async () => {

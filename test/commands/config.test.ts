@@ -74,6 +74,7 @@ describe('mcp config: what each client gets', () => {
   it.each([
     {args: ['--profile', 'nope'], message: 'No MCP profile named "nope"'},
     {args: ['--name', 'bad name'], message: 'may only contain letters, digits'},
+    {args: ['--name', '__proto__'], message: 'a name JavaScript objects reserve'},
     {args: ['--write'], message: '--client'},
   ])('refuses $args', async ({args, message}) => {
     const ran = await config(args)
@@ -118,6 +119,18 @@ describe('mcp config --write', () => {
     expect(JSON.parse(readFileSync(join(dir, '.mcp.json'), 'utf8'))).toEqual({mcpServers: {taskbox: {type: 'stdio', command: process.execPath, args: LAUNCH}}})
   })
 
+  it("edits VS Code's JSONC in place: its comments and every other byte stay", async () => {
+    const dir = join(space.dir, 'jsonc')
+    mkdirSync(join(dir, '.vscode'), {recursive: true})
+    const before = '{\n  // shared with the team\n  "inputs": [],\n  "servers": {\n    "other": {"type": "stdio", "command": "other", "timeout": 12345678901234567890}, // keep\n  },\n}\n'
+    writeFileSync(join(dir, '.vscode/mcp.json'), before)
+    expect((await config(['--client', 'vscode', '--write'], dir)).code).toBe(0)
+    const after = readFileSync(join(dir, '.vscode/mcp.json'), 'utf8')
+    expect(after.startsWith(before.slice(0, before.indexOf('// keep') + '// keep'.length))).toBe(true)
+    expect(after).toContain(`"command": ${JSON.stringify(process.execPath)}`)
+    expect(after.endsWith('  },\n}\n')).toBe(true)
+  })
+
   it("writes Claude Desktop's file under the config home when there is none yet", async () => {
     const report = JSON.parse((await config(['--client', 'claude-desktop', '--write', '--json'])).stdout) as Report
     expect(report.written).toEqual({backup: null, path: join(home, 'config/Claude/claude_desktop_config.json'), status: 'added'})
@@ -144,7 +157,7 @@ describe('mcp config --write', () => {
   })
 
   it.each([
-    {client: 'cursor', file: 'mcp.json', text: '{\n  // my servers\n  "mcpServers": {}\n}\n'},
+    {client: 'cursor', file: 'mcp.json', text: '{\n  // my servers\n  "mcpServers": {}, "mcpServers": {}\n}\n'},
     {client: 'codex', file: 'config.toml', text: '[mcp_servers]\ntaskbox = {command = "x"}\n'},
   ])('refuses a $client file it cannot safely edit, leaving it untouched', async ({client, file, text}) => {
     const dir = join(space.dir, `refuse-${client}`)

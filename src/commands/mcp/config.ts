@@ -24,7 +24,7 @@ export default class McpConfig extends HostCommand {
 
 The command is this CLI's executable on PATH when it resolves into this CLI's package, else the package's bin script; a plain Node script is launched with the absolute path of the Node running now, because hosts like Claude Desktop start servers with a minimal PATH.
 
---write merges the entry into the client's config file: Claude Code's .mcp.json and VS Code's .vscode/mcp.json in the current directory, Cursor's ~/.cursor/mcp.json, Claude Desktop's claude_desktop_config.json, Codex's ~/.codex/config.toml. Only the entry of this name changes; other servers and settings stay as they are, the previous file is kept as <file>.<time>.bak, and a file that cannot be read with certainty (JSON with comments, for one) is left untouched with an error.`
+--write merges the entry into the client's config file: Claude Code's .mcp.json and VS Code's .vscode/mcp.json in the current directory, Cursor's ~/.cursor/mcp.json, Claude Desktop's claude_desktop_config.json, Codex's ~/.codex/config.toml. The file is edited in place: only the entry of this name changes, and comments (VS Code and Cursor accept JSONC), formatting and every other value stay byte for byte; the previous file is kept as <file>.<time>.bak; a symlink is followed and stays a link; a file that cannot be read with certainty (not JSON, a key to edit given twice, not a regular file) is left untouched with an error.`
   static enableJsonFlag = true
   static examples = [
     {command: '<%= config.bin %> <%= command.id %> --client claude-code', description: 'The `claude mcp add` line and the .mcp.json entry'},
