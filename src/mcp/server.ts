@@ -14,6 +14,9 @@ import {type CallContext, callCommandTool, type CallEnvironment} from '../tools/
 import {errorResult} from '../tools/result.js'
 import {toJsonSchema} from '../tools/schema.js'
 
+/** Array elements and object members one tools/call's arguments may hold in all (the SDK refuses more). */
+const MAX_TOOL_INPUT_ELEMENTS = 10_000
+
 /** One entry of tools/list, in order. */
 export type ListedTool = {kind: 'builtin'; tool: BuiltinTool} | {kind: 'command'; tool: CommandTool}
 
@@ -159,6 +162,7 @@ export function createServerFactory(plan: ServerPlan, options: {warnUnaskable?: 
     const server = new McpServer(plan.info, {
       capabilities: {logging: {}, resources: {listChanged: false}, tools: {listChanged: false}},
       instructions: plan.instructions.summary,
+      maxToolInputElements: MAX_TOOL_INPUT_ELEMENTS,
     })
     const {markdown, uri} = plan.instructions
     server.registerResource(

@@ -1,12 +1,16 @@
+import {fileURLToPath} from 'node:url'
+
 import {type CommandTool, PLUGIN_NAME} from './registry.js'
 import type {Redact} from './secrets.js'
 
-import {ArgvError, buildArgv} from './argv.js'
+import {ArgvError, buildArgv, commandLineProblem} from './argv.js'
 import type {CallEnvironment} from './call.js'
 import {type Execution} from './idempotency.js'
 import {errorResult, stripAnsi, toToolResult} from './result.js'
 import {runCommand} from './runner.js'
 import {checkWorkdir} from './workdir.js'
+
+const ORPHAN_GUARD = fileURLToPath(new URL('orphan-guard.cjs', import.meta.url))
 
 /** A command silent for this long still gets a progress notification (when the client asked for progress). */
 const PROGRESS_TICK_MS = 5000
@@ -47,11 +51,14 @@ export async function executeCommand(tool: CommandTool, input: Record<string, un
 
   let argv: string[]
   try {
-    argv = buildArgv(tool.input.params, input, tool.json)
+    argv = buildArgv(tool.input.params, input, tool.json, tool.input.flagTokens)
   } catch (error) {
     if (error instanceof ArgvError) return notRun(error.message)
     throw error
   }
+
+  const tooLong = commandLineProblem([process.execPath, env.binScript, tool.id, ...argv], how.childVars)
+  if (tooLong) return notRun(`${tooLong} Pass less in one call (a file the command reads, fewer values).`)
 
   const slot = env.limiter.acquire(how.signal)
   if (!slot) return notRun(`Busy: ${env.limiter.maxRunning} commands are running and ${env.limiter.maxQueued} are waiting; try again shortly.`)
@@ -64,7 +71,8 @@ export async function executeCommand(tool: CommandTool, input: Record<string, un
   let outcome
   try {
     outcome = await runCommand({
-      args: [env.binScript, tool.id, ...argv],
+      // The guard ends the command should the server die without stopping it (orphan-guard.cts).
+      args: ['--require', ORPHAN_GUARD, env.binScript, tool.id, ...argv],
       cwd: workdir.dir,
       env: how.childVars,
       file: process.execPath,

@@ -10,7 +10,16 @@ export type Param =
   | {kind: 'arg'; name: string; property: string; secret: boolean}
   | {kind: 'rest'; property: string}
 
+/** What oclif's parser takes as one of this command's flags when it stands where a value should (see argv.ts). */
+export interface FlagTokens {
+  /** Names after `--`: every flag, its aliases, `no-<name>` of a boolean flag that allows it. */
+  long: ReadonlySet<string>
+  /** Characters after `-`: every flag's char and char aliases. */
+  short: ReadonlySet<string>
+}
+
 export interface ToolInput {
+  flagTokens: FlagTokens
   params: Param[]
   /**
    * Built on first use: constructing zod schemas is most of a large CLI's registry cost (about 0.5 s for Heroku's
@@ -34,6 +43,8 @@ export interface SchemaOptions {
 const SERVER_OWNED_FLAGS = new Set(['help', 'json', 'version'])
 const INTERACTIVE_FLAGS = new Set(['interactive', 'prompt'])
 const COMMON_DESCRIPTION_LENGTH = 80
+/** The most values one array argument may hold (a command line could not carry many more anyway). */
+export const MAX_ITEMS = 1000
 
 /** A command whose inputs have no faithful JSON Schema: it is left out (and reported), never offered vaguely. */
 export class SchemaError extends Error {
@@ -145,7 +156,7 @@ function flagSchema(flag: Command.Flag.Cached, options: SchemaOptions): z.ZodTyp
   const common = options.commonFlags.has(flagSignature(flag))
   if (flag.type === 'boolean') return withMeta(BOOLEAN, flagDescription(flag, common), flag.default, false)
   const item = valueSchema(flag.options, looksNumeric(flag))
-  const schema = flag.multiple ? z.array(item).min(1) : item
+  const schema = flag.multiple ? z.array(item).min(1).max(MAX_ITEMS) : item
   return withMeta(schema, flagDescription(flag, common), flag.default, Boolean(flag.required))
 }
 
@@ -158,6 +169,21 @@ function freeName(wanted: string, suffix: string, taken: Set<string>): string {
   for (let i = 2; taken.has(name); i++) name = `${wanted}_${suffix}${i}`
   taken.add(name)
   return name
+}
+
+function flagTokensOf(command: Command.Cached): FlagTokens {
+  const long = new Set<string>()
+  const short = new Set<string>()
+  for (const flag of Object.values(command.flags ?? {})) {
+    for (const name of [flag.name, ...(flag.aliases ?? [])]) {
+      long.add(name)
+      if (flag.type === 'boolean' && flag.allowNo) long.add(`no-${name}`)
+    }
+
+    for (const char of [flag.char, ...(flag.charAliases ?? [])]) if (char) short.add(char)
+  }
+
+  return {long, short}
 }
 
 /**
@@ -196,12 +222,13 @@ export function buildToolInput(command: Command.Cached, options: SchemaOptions):
 
   if (command.strict === false) {
     const property = freeName('extra_args', 'rest', taken)
-    builders.push([property, () => z.array(TEXT).describe('More positional arguments, passed after the ones above.').optional()])
+    builders.push([property, () => z.array(TEXT).max(MAX_ITEMS).describe('More positional arguments, passed after the ones above.').optional()])
     params.push({kind: 'rest', property})
   }
 
   let schema: undefined | z.ZodObject
   return {
+    flagTokens: flagTokensOf(command),
     params,
     get schema() {
       schema ??= z.strictObject({...Object.fromEntries(builders.map(([property, build]) => [property, build()])), ...options.serverShape})

@@ -11,6 +11,9 @@ import {createRequire} from 'node:module'
 import {join} from 'node:path'
 import {pathToFileURL} from 'node:url'
 
+// Ends this worker (and the command it runs) should the server die without stopping it.
+import './orphan-guard.cjs'
+
 interface Call {
   argv: string[]
   cwd: string

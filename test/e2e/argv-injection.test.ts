@@ -52,7 +52,7 @@ const inputs: fc.Arbitrary<EchoInput> = fc
 /**
  * oclif's parser takes `--value=X`, with X exactly the name of one of the command's flags (`--force`), as a missing
  * value and fails with "Flag --value expects a value" (@oclif/core parser/parse.js, parseFlag); the server cannot pass
- * such a value to an oclif command at all. Safe (no flag is set), so the property accepts that failure for them.
+ * such a value to an oclif command at all, and refuses it before anything runs (src/tools/argv.ts).
  */
 const FLAG_TOKENS = new Set(['--value', '--item', '--force', '--json'])
 
@@ -92,7 +92,7 @@ describe('argument injection through mcp stdio into a real command', () => {
         calls++
         const result = await echo(defined(input))
         if ([input.value, ...(input.item ?? [])].some((v) => v !== undefined && FLAG_TOKENS.has(v))) {
-          // oclif refuses a flag value that is exactly one of the command's flags; the call fails, no flag is set.
+          // oclif would refuse a flag value that is exactly one of the command's flags: the server says so first.
           expect(result.isError).toBe(true)
           expect(textOf(result)).toMatch(/Flag --(value|item) expects a value/)
           return
@@ -144,10 +144,12 @@ describe('argument injection through mcp stdio into a real command', () => {
     expect(result.structuredContent!.data.args).toEqual({first: '--force', second: '--value=z'})
   })
 
-  it.each([['--force'], ['--json'], ['--item']])('a flag value that is exactly a flag name (%s) fails in oclif and sets no flag', async (value) => {
+  it.each([['--force'], ['--json'], ['--item']])('a flag value that is exactly a flag name (%s) is refused before it runs, saying why', async (value) => {
     calls++
     const result = await echo({value})
     expect(result.isError).toBe(true)
+    expect(result.structuredContent).toBeUndefined()
     expect(textOf(result)).toContain('Flag --value expects a value')
+    expect(textOf(result)).toContain('Nothing was run')
   })
 })

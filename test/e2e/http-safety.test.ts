@@ -65,6 +65,22 @@ describe('mcp serve: safe by default', () => {
     expect(server.stderr()).not.toContain(TOKEN)
   })
 
+  it('answers a malformed Host (a user@ part) with 400, not a server error', async () => {
+    const server = await start([])
+    const body = JSON.stringify({id: 1, jsonrpc: '2.0', method: 'tools/list'})
+    for (const host of ['evil.com@localhost', `evil.com@127.0.0.1:${new URL(server.url).port}`]) {
+      const answer = await rawPost(server.url, body, {Host: host})
+      expect([host, answer.status]).toEqual([host, 400])
+      expect(JSON.parse(answer.body).error.data.code).toBe('HOST_MALFORMED')
+    }
+  })
+
+  it('listens on [::1] as written in a URL', async () => {
+    const server = await start(['--host', '[::1]'])
+    expect(server.url).toMatch(/^http:\/\/\[::1\]:\d+\/mcp$/)
+    expect((await post(server.url, {id: 1, jsonrpc: '2.0', method: 'tools/list'})).status).toBe(200)
+  })
+
   it('widens Host and Origin only as told', async () => {
     const server = await start(['--allowed-origin', 'app.example', '--allowed-host', 'devbox.local'])
     const body = JSON.stringify({id: 1, jsonrpc: '2.0', method: 'tools/list'})

@@ -99,6 +99,13 @@ describe.each<Era>(['legacy', 'modern'])('mcp stdio, %s era, official client', (
     expect(status.cwd).toBe(data.directory)
   })
 
+  it('runs a call that names a directory there, resolved first: /proc/self/cwd is the server\'s real directory, and the result says so', async () => {
+    // The promise is about the default: a call may name any existing directory, the server's own included.
+    const status = structured(await call('status', {cwd: '/proc/self/cwd'}))
+    expect(status.cwd).toBe(realpathSync(serverCwd))
+    expect((status.data as {directory: string}).directory).toBe(realpathSync(serverCwd))
+  })
+
   it('reports a failing command as an error result with its message and exit code', async () => {
     const result = await call('sync', {cwd: projectA})
     expect(result.isError).toBe(true)

@@ -66,7 +66,7 @@ describe.each([0, 1])('no command the server starts sees the plugin\'s variables
       served = await serveTaskbox({args: ['--workers', String(workers), '--cwd', project], bin: FAULTY_BIN, cwd: space.dir, env: env(`hh${workers}`, extra)})
       await client.connect(new StreamableHTTPClientTransport(new URL(served.url), {requestInit: {headers: {Authorization: `Bearer ${TOKEN}`}}}))
       // Twice: the first call may run cold while the worker warms; the second goes through the worker.
-      for (let i = 0; i < 2; i++) expectNoToken((await client.callTool({arguments: {}, name: 'env'})).structuredContent!.data as never)
+      for (let i = 0; i < 2; i++) expectNoToken(((await client.callTool({arguments: {}, name: 'env'})).structuredContent as {data: never}).data)
     } finally {
       await client.close().catch(() => {})
       if (served) expect(await served.stop()).toBe(0)
@@ -76,7 +76,7 @@ describe.each([0, 1])('no command the server starts sees the plugin\'s variables
   it('over stdio', async () => {
     const server = await connectTaskbox({args: ['--workers', String(workers), '--cwd', project], bin: FAULTY_BIN, cwd: space.dir, env: env(`hs${workers}`, extra), era: 'legacy'})
     try {
-      for (let i = 0; i < 2; i++) expectNoToken((await server.client.callTool({arguments: {}, name: 'env'})).structuredContent!.data as never)
+      for (let i = 0; i < 2; i++) expectNoToken(((await server.client.callTool({arguments: {}, name: 'env'})).structuredContent as {data: never}).data)
     } finally {
       await server.close()
     }

@@ -1,6 +1,6 @@
 import {describe, expect, it} from '@jest/globals'
 
-import {ArgvError, buildArgv} from '../../src/tools/argv.js'
+import {ArgvError, buildArgv, commandLineProblem} from '../../src/tools/argv.js'
 import type {Param} from '../../src/tools/schema.js'
 
 const option = (name: string, property = name): Param => ({allowNo: false, kind: 'flag', multiple: false, name, property, secret: false, type: 'option'})
@@ -123,5 +123,39 @@ describe('buildArgv', () => {
     const input = Object.freeze({extra_args: Object.freeze(['x']), file: 'a', mode: 'm'})
     expect(buildArgv([option('mode'), arg('file'), rest], input, true)).toEqual(['--mode=m', '--json', '--', 'a', 'x'])
     expect(input).toEqual({extra_args: ['x'], file: 'a', mode: 'm'})
+  })
+})
+
+describe('values oclif would take for a flag', () => {
+  const tokens = {long: new Set(['upper', 'force', 'no-force', 'loud']), short: new Set(['u', 'f'])}
+
+  it.each(['--upper', '--no-force', '--loud', '-u', '-urgent', '-f'])('%p is refused before anything runs, saying why', (value) => {
+    expect(() => buildArgv([option('message')], {message: value}, false, tokens)).toThrow(ArgvError)
+    expect(() => buildArgv([option('message')], {message: value}, false, tokens)).toThrow('expects a value')
+  })
+
+  it.each(['--uppercase', '-x', '-', '--', ' --upper', 'upper', '---upper'])('%p passes', (value) => {
+    expect(buildArgv([option('message')], {message: value}, false, tokens)).toEqual([`--message=${value}`])
+  })
+
+  it('checks every value of a multiple flag; positionals come after -- and are never read as flags', () => {
+    expect(() => buildArgv([multiple('tag')], {tag: ['a', '--force']}, false, tokens)).toThrow(ArgvError)
+    expect(buildArgv([arg('first')], {first: '--force'}, false, tokens)).toEqual(['--', '--force'])
+  })
+})
+
+describe('commandLineProblem', () => {
+  it('passes an ordinary command line', () => {
+    expect(commandLineProblem(['node', 'bin', 'tasks:add', '--title=x'], {HOME: '/root'})).toBeUndefined()
+  })
+
+  it('refuses one argument over Linux\'s 128 KiB limit, naming the flag', () => {
+    if (process.platform !== 'linux') return
+    expect(commandLineProblem([`--title=${'x'.repeat(131_072)}`], {})).toMatch(/^--title is 131,080 bytes long/)
+  })
+
+  it('refuses a command line and environment that together pass 1 MiB', () => {
+    const args = Array.from({length: 20}, () => 'y'.repeat(60_000))
+    expect(commandLineProblem(args, {})).toMatch(/would take 1,200,180 bytes/)
   })
 })

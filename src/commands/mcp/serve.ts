@@ -37,6 +37,8 @@ It listens on 127.0.0.1 only, unless --allow-remote is given together with a bea
 
   async run(): Promise<{url: string}> {
     const {flags} = await this.parse(McpServe)
+    // `[::1]` as URLs write it is `::1` to listen on.
+    const host = flags.host.replace(/^\[(.*)\]$/, '$1')
     const variable = this.config.scopedEnvVarKey('MCP_TOKEN')
     if (flags.token !== undefined) {
       this.error(`--token is not accepted: every user of this machine can read a process's command line. Put the token in a file only you can read and pass --token-file, or set ${variable}.`, {exit: 2})
@@ -46,7 +48,7 @@ It listens on 127.0.0.1 only, unless --allow-remote is given together with a bea
       if (error instanceof TokenError) this.error(error.message, {exit: 2})
       throw error
     })
-    const bind = checkBind(flags.host, flags['allow-remote'], token)
+    const bind = checkBind(host, flags['allow-remote'], token)
     if (!bind.ok) this.error(bind.message, {exit: 1})
 
     const prepared = prepareServerFor(this, flags)
@@ -54,11 +56,11 @@ It listens on 127.0.0.1 only, unless --allow-remote is given together with a bea
     const serving = await serveOnHttp(prepared.plan, {
       allowedHosts: flags['allowed-host'] ?? [],
       allowedOrigins: flags['allowed-origin'] ?? [],
-      host: flags.host,
+      host,
       maxConnections: flags['max-connections'],
       port: flags.port,
       token: token || undefined,
-    }).catch((error: NodeJS.ErrnoException) => this.error(`Cannot listen on ${flags.host}:${flags.port}: ${error.message}`, {exit: 1}))
+    }).catch((error: NodeJS.ErrnoException) => this.error(`Cannot listen on ${flags.host} port ${flags.port}: ${error.message}`, {exit: 1}))
 
     const {workers} = prepared.plan.call
     workers.fill()

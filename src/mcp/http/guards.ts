@@ -46,8 +46,15 @@ export function allowedHostnames(bindHost: string, extra: readonly string[]): st
   return [...names]
 }
 
+/** A `Host` header as RFC 9110 writes one: a name or an address, and a port; nothing else (no `user@`, no path). */
+const HOST_SYNTAX = /^(?:\[[\d:A-Fa-f.]+\]|[\w.-]+)(?::\d{1,5})?$/
+
 /** DNS rebinding: the `Host` header must name this server as the user reaches it. */
 export function checkHost(header: string | undefined, allowed: readonly string[]): GuardResult {
+  if (header !== undefined && !HOST_SYNTAX.test(header)) {
+    return {code: 'HOST_MALFORMED', message: 'The Host header is not a host name or address with an optional port.', ok: false, status: 400}
+  }
+
   const result = validateHostHeader(header, [...allowed])
   return result.ok ? OK : {code: 'HOST_NOT_ALLOWED', message: `${result.message}. Allow it with --allowed-host.`, ok: false, status: 403}
 }

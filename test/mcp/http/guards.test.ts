@@ -64,6 +64,10 @@ describe('checkHost and checkOrigin', () => {
     if (!result.ok) expect(result).toMatchObject({code: 'HOST_NOT_ALLOWED', status: 403})
   })
 
+  it.each(['evil.com@localhost', 'localhost/path', 'local host', 'localhost:57a7', 'user:pass@127.0.0.1:5757', 'localhost#x', ''])('a malformed Host %p → 400', (header) => {
+    expect(checkHost(header, hosts)).toMatchObject({code: 'HOST_MALFORMED', ok: false, status: 400})
+  })
+
   it.each([
     [undefined, true],
     ['http://localhost:3000', true],
