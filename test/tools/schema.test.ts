@@ -42,16 +42,16 @@ describe('flags → JSON Schema', () => {
     ['option', option('title', {summary: 'The title.'}), {description: 'The title.', type: 'string'}],
     ['description when no summary', option('title', {description: 'A long\n  title.'}), {description: 'A long title.', type: 'string'}],
     ['options → enum', option('priority', {options: ['low', 'high']}), {enum: ['low', 'high'], type: 'string'}],
-    ['multiple', option('tag', {multiple: true}), {items: {type: 'string'}, minItems: 1, type: 'array'}],
+    ['multiple', option('tag', {multiple: true}), {items: {type: 'string'}, maxItems: 1000, minItems: 1, type: 'array'}],
     [
       'multiple with options',
       option('tag', {multiple: true, options: ['a', 'b']}),
-      {items: {enum: ['a', 'b'], type: 'string'}, minItems: 1, type: 'array'},
+      {items: {enum: ['a', 'b'], type: 'string'}, maxItems: 1000, minItems: 1, type: 'array'},
     ],
     ['string default', option('owner', {default: 'me'}), {default: 'me', type: 'string'}],
     ['integer from default', option('limit', {default: 10}), {default: 10, type: 'integer'}],
     ['number from default', option('ratio', {default: 0.5}), {default: 0.5, type: 'number'}],
-    ['integer from multiple default', option('port', {default: [80], multiple: true}), {default: [80], items: {type: 'integer'}, minItems: 1, type: 'array'}],
+    ['integer from multiple default', option('port', {default: [80], multiple: true}), {default: [80], items: {type: 'integer'}, maxItems: 1000, minItems: 1, type: 'array'}],
     ['integer from helpValue <n>', option('limit', {helpValue: '<n>'}), {type: 'integer'}],
     ['integer from helpValue seconds', option('wait', {helpValue: 'SECONDS'}), {type: 'integer'}],
     ['integer from helpValue <10>', option('wait', {helpValue: '<10>'}), {type: 'integer'}],
@@ -172,6 +172,7 @@ describe('positional args', () => {
     expect(json.properties.extra_args).toEqual({
       description: 'More positional arguments, passed after the ones above.',
       items: {type: 'string'},
+      maxItems: 1000,
       type: 'array',
     })
     expect(params.at(-1)).toEqual({kind: 'rest', property: 'extra_args'})
