@@ -12,7 +12,9 @@ export default class McpCall extends HostCommand {
   static summary = 'Call one MCP tool of this CLI and print its result.'
   static description = `Runs one tool exactly as "mcp stdio" and "mcp serve" would: the same tools, argument validation, capability boundary and results, through an in-process server and the official MCP client. Useful to try a tool, or to script one without an MCP host.
 
-Arguments are a JSON object, from --args or, when --args is absent and standard input is not a terminal, from standard input. Prints the result's text (on stderr when it is an error); with --json, the whole CallToolResult. Exits 1 when the result is an error (isError). An unknown tool, or arguments that are not a JSON object, are refused before anything runs.`
+Arguments are a JSON object, from --args or, when --args is absent and standard input is not a terminal, from standard input. Prints the result's text (on stderr when it is an error); with --json, the whole CallToolResult. Exits 1 when the result is an error (isError). An unknown tool, or arguments that are not a JSON object, are refused before anything runs.
+
+With --confirm-destructive, a destructive command is put to you at the terminal first (y/N); with no terminal to ask at, it is refused unless --trust-host-approval.`
   static enableJsonFlag = true
   static args = {
     tool: Args.string({description: 'Tool name, as "mcp tools" lists it (e.g. tasks_add, find_commands).', required: true}),
