@@ -6,9 +6,9 @@
  *
  * Run as: node worker-entry.js <cli root> <bin script>. Only Node built-ins here: everything else is the host's.
  */
-import {existsSync} from 'node:fs'
-import {createRequire} from 'node:module'
-import {join} from 'node:path'
+import {existsSync, readFileSync} from 'node:fs'
+import {createRequire, Module, runMain} from 'node:module'
+import {dirname, join} from 'node:path'
 import {pathToFileURL} from 'node:url'
 
 // Ends this worker (and the command it runs) should the server die without stopping it.
@@ -28,6 +28,34 @@ interface PluginLike {
 
 const [root, bin] = process.argv.slice(2)
 let started = false
+
+/** Whether Node runs `file` as CommonJS: `.cjs`, or not `.mjs` and its package's `type` is not "module". */
+function loadsAsCommonJs(file: string): boolean {
+  if (file.endsWith('.cjs')) return true
+  if (file.endsWith('.mjs')) return false
+  for (let dir = dirname(file); ; dir = dirname(dir)) {
+    const pjson = join(dir, 'package.json')
+    if (existsSync(pjson)) {
+      try {
+        return (JSON.parse(readFileSync(pjson, 'utf8')) as {type?: string}).type !== 'module'
+      } catch {
+        return true
+      }
+    }
+
+    if (dirname(dir) === dir) return true
+  }
+}
+
+// A CommonJS bin run from a shell is the process's main module, and @oclif/core's `run()` without arguments finds
+// the CLI's root from `require.main.filename`. Each module's `require.main` is fixed when the module loads, and the
+// host's @oclif/core loads while this worker warms, before the bin runs: so the bin is made the main module first.
+if (loadsAsCommonJs(bin)) {
+  const main = new Module(bin)
+  main.filename = bin
+  main.id = '.'
+  ;(process as {mainModule?: Module}).mainModule = main
+}
 
 async function importQuietly(file: string): Promise<void> {
   try {
@@ -51,9 +79,20 @@ async function warm(): Promise<void> {
     return
   }
 
-  const {Config} = (await import(pathToFileURL(core).href)) as {Config: {load(root: string): Promise<{getPluginsList(): PluginLike[]}>}}
-  const config = await Config.load(root)
-  for (const plugin of config.getPluginsList()) {
+  // Required as the bin requires it, so @oclif/core 1 finds the CLI's root from its module.parent chain as in a cold
+  // run (createRequire's module stands at the bin's path); imported where it cannot be required.
+  type Core = {Config: {load(root: string): Promise<{getPluginsList?(): PluginLike[]; plugins: Map<string, PluginLike> | PluginLike[]}>}}
+  let loaded: Core
+  try {
+    loaded = require('@oclif/core') as Core
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ERR_REQUIRE_ESM') throw error
+    loaded = (await import(pathToFileURL(core).href)) as Core
+  }
+
+  const config = await loaded.Config.load(root)
+  const plugins = config.getPluginsList?.() ?? (Array.isArray(config.plugins) ? config.plugins : [...config.plugins.values()])
+  for (const plugin of plugins) {
     for (const hooks of Object.values(plugin.hooks ?? {})) {
       for (const hook of hooks ?? []) {
         const file = hookFile(plugin.root, typeof hook === 'string' ? hook : hook.target)
@@ -73,7 +112,9 @@ async function run(call: Call): Promise<void> {
   // What `ps` shows: the command this process now runs, as a cold run's command line would read (Linux truncates
   // it to the length of the worker's own command line).
   process.title = process.argv.join(' ')
-  await import(pathToFileURL(bin).href)
+  // As Node runs a script named on its command line: a CommonJS bin becomes `require.main` (bins that call `run()`
+  // with no arguments find the CLI's root from it), an ES module one is loaded as the entry point.
+  runMain(bin)
 }
 
 // A server that goes away while this worker is idle takes the worker with it.

@@ -9,6 +9,12 @@ import {join, resolve} from 'node:path'
 export const ROOT = resolve(import.meta.dirname, '../..')
 const HERE = join(ROOT, 'test/corpus')
 
+/** A call to make through the server: a tool and its arguments (cwd is the test's project directory). */
+export interface Call {
+  arguments?: Record<string, unknown>
+  tool: string
+}
+
 export interface CorpusCli {
   /** How the plugin is added: as a linked user plugin in the CLI's data dir (what `<cli> plugins link` writes), or,
    * for a CLI without plugin-plugins, listed in the CLI's own package.json the way its author would. */
@@ -18,6 +24,10 @@ export interface CorpusCli {
   dataDir: (home: string) => string
   /** More environment the CLI needs to stay offline, quiet and inside the scratch HOME. */
   env?: (home: string) => Record<string, string>
+  /** A call that fails offline, and what its message must say. */
+  failing: Call & {says: RegExp}
+  /** Calls that work offline and answer the same every time: a warm worker's result must equal a cold run's. */
+  offline: Call[]
   /** The directory of test/corpus/<name> and of its cached install. */
   name: string
   /** Which Node runs it: the project's (20), or the corpus's Node 22. */
@@ -36,8 +46,10 @@ export const CORPUS: readonly CorpusCli[] = [
     bin: 'heroku',
     dataDir: xdgData('heroku'),
     env: () => ({HEROKU_DISABLE_AUTOUPDATE: '1', HEROKU_SKIP_ANALYTICS: '1', HIDE_HEROKU_RELEASE_NOTES: 'true'}),
+    failing: {arguments: {extra_args: ['no:such:command']}, says: /command no:such:command not found/, tool: 'which'},
     name: 'heroku',
     node: 20,
+    offline: [{tool: 'version'}, {arguments: {extra_args: ['apps:info']}, tool: 'which'}],
     package: 'heroku',
     script: 'bin/run.js',
     separator: ':',
@@ -47,8 +59,10 @@ export const CORPUS: readonly CorpusCli[] = [
     bin: 'sf',
     dataDir: xdgData('sf'),
     env: () => ({SF_AUTOUPDATE_DISABLE: 'true', SF_DISABLE_TELEMETRY: 'true', SF_HIDE_RELEASE_NOTES: 'true'}),
+    failing: {arguments: {extra_args: ['no:such:command']}, says: /no:such:command/, tool: 'which'},
     name: 'sf',
     node: 22,
+    offline: [{tool: 'version'}, {arguments: {extra_args: ['org:list']}, tool: 'which'}, {tool: 'alias_list'}],
     package: '@salesforce/cli',
     script: 'bin/run.js',
     separator: ' ',
@@ -58,8 +72,10 @@ export const CORPUS: readonly CorpusCli[] = [
     bin: 'shopify',
     dataDir: xdgData('@shopify/cli'),
     env: () => ({SHOPIFY_CLI_NO_ANALYTICS: '1'}),
+    failing: {arguments: {path: '/nonexistent/theme'}, says: /nonexistent/, tool: 'theme_check'},
     name: 'shopify',
     node: 22,
+    offline: [{tool: 'version'}, {tool: 'config_autocorrect_status'}],
     package: '@shopify/cli',
     script: 'bin/run.js',
     separator: ' ',
@@ -68,8 +84,11 @@ export const CORPUS: readonly CorpusCli[] = [
     add: 'author',
     bin: 'asyncapi',
     dataDir: xdgData('@asyncapi/cli'),
+    env: () => ({ASYNCAPI_METRICS: 'false'}),
+    failing: {arguments: {'spec-file': '/nonexistent/asyncapi.yaml'}, says: /error locating AsyncAPI document/, tool: 'validate'},
     name: 'asyncapi',
     node: 22,
+    offline: [{tool: 'config_context_list'}],
     package: '@asyncapi/cli',
     script: 'bin/run_bin',
     separator: ' ',
@@ -79,8 +98,10 @@ export const CORPUS: readonly CorpusCli[] = [
     bin: 'twilio',
     // twilio-cli keeps its data in ~/.twilio-cli unless told otherwise (@twilio/cli-core's configureEnv).
     dataDir: (home) => join(home, '.twilio-cli'),
+    failing: {arguments: {profile: 'no-such-profile'}, says: /no-such-profile/, tool: 'profiles_use'},
     name: 'twilio',
     node: 20,
+    offline: [{tool: 'version'}, {tool: 'profiles_list'}],
     package: 'twilio-cli',
     script: 'bin/run',
     separator: ' ',
@@ -89,8 +110,10 @@ export const CORPUS: readonly CorpusCli[] = [
     add: 'link',
     bin: 'oclif',
     dataDir: xdgData('oclif'),
+    failing: {arguments: {command: 'no-such-command'}, says: /no-such-command/, tool: 'help'},
     name: 'oclif',
     node: 20,
+    offline: [{tool: 'help'}, {arguments: {command: 'readme'}, tool: 'help'}],
     package: 'oclif',
     script: 'bin/run.js',
     separator: ' ',

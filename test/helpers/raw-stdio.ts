@@ -37,9 +37,10 @@ export class RawStdio {
   private readonly waiters = new Map<string, (message: Message) => void>()
   private readonly exited: Promise<void>
 
-  constructor(bin: string, args: string[], options: {cwd: string; env: Record<string, string>; nodeArgs?: string[]}) {
-    const {nodeArgs = [], ...spawnOptions} = options
-    this.child = spawn(process.execPath, [...nodeArgs, bin, 'mcp', 'stdio', ...args], {...spawnOptions, stdio: ['pipe', 'pipe', 'pipe']})
+  /** `command`: how the CLI spells `mcp stdio` (default `mcp stdio`); `node`: the Node to run it on (default this one). */
+  constructor(bin: string, args: string[], options: {command?: string[]; cwd: string; env: Record<string, string>; node?: string; nodeArgs?: string[]}) {
+    const {command = ['mcp', 'stdio'], node = process.execPath, nodeArgs = [], ...spawnOptions} = options
+    this.child = spawn(node, [...nodeArgs, bin, ...command, ...args], {...spawnOptions, stdio: ['pipe', 'pipe', 'pipe']})
     this.exited = new Promise((resolve) => this.child.once('close', () => resolve()))
     this.child.stderr!.on('data', (chunk: Buffer) => {
       // Keep the start (banners) and the end: a fuzzer can make the server log a lot.

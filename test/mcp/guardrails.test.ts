@@ -88,6 +88,23 @@ describe.each(clis)('guardrails over every listed tool of $name', (cli) => {
     }
   })
 
+  it('uses no schema keyword that major clients refuse (Gemini: propertyNames, const, …), built-ins included', () => {
+    const refused = ['propertyNames', 'patternProperties', 'exclusiveMinimum', 'exclusiveMaximum', 'uniqueItems', 'const', '$ref', '$defs']
+    const keys = (value: unknown, found: string[] = []): string[] => {
+      if (Array.isArray(value)) for (const item of value) keys(item, found)
+      else if (value && typeof value === 'object') {
+        for (const [key, inner] of Object.entries(value)) {
+          found.push(key)
+          keys(key === 'properties' ? Object.values(inner as object) : inner, found)
+        }
+      }
+
+      return found
+    }
+
+    for (const tool of listing.tools) expect([tool.name, keys(tool.inputSchema).filter((k) => refused.includes(k))]).toEqual([tool.name, []])
+  })
+
   it('sets every annotation on every tool', () => {
     for (const tool of listing.tools) {
       for (const hint of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const) {

@@ -95,7 +95,8 @@ export function gatewayBuiltins(config: Config, projection: Projection, call: Ca
     },
     name: 'run_command',
     schema: z.strictObject({
-      arguments: z.record(z.string(), z.unknown()).describe("The command's arguments, as its input schema (describe_command) says; cwd goes here too.").optional(),
+      // An open object, not a record: a record's JSON Schema carries `propertyNames`, which Gemini and others refuse.
+      arguments: z.looseObject({}).describe("The command's arguments, as its input schema (describe_command) says; cwd goes here too.").optional(),
       command: z.string().min(1).describe('Command id ("apps create" or "apps:create").'),
       expectedDefinitionHash: z.string().min(1).describe('definitionHash from describe_command.'),
       idempotencyKey: z.string().min(1).max(MAX_KEY_LENGTH).describe('Optional. A retry with the same key and arguments returns the first result instead of running again.').optional(),

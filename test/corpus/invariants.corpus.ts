@@ -1,0 +1,158 @@
+// The same invariants over every command of every CLI of the corpus, through the real server on its CLI's own
+// spelling (`mcp stdio` or `mcp:stdio`), driven with raw JSON-RPC lines so that every line it writes is checked:
+// stdout carries JSON-RPC only; tool names are valid and unique; input schemas are objects without the keywords
+// major clients reject; no template is left raw in a description or in describe_command; a failing command is an
+// isError result that says why; a warm worker answers exactly as a cold run. It prints start-up and call figures.
+import {afterAll, beforeAll, describe, expect, it} from '@jest/globals'
+import {mkdirSync, mkdtempSync, realpathSync, rmSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+import {performance} from 'node:perf_hooks'
+
+import {malformation, type Message, RawStdio} from '../helpers/raw-stdio.js'
+import {type Call, CORPUS, type CorpusCli, nodeOf, prepare, scriptOf, versionOf} from './clis.js'
+
+/** Keywords Gemini, OpenAI and other clients refuse in a tool's input schema. */
+const REJECTED_KEYWORDS = ['propertyNames', 'patternProperties', 'exclusiveMinimum', 'exclusiveMaximum', 'uniqueItems', 'const', '$ref', '$defs']
+const NAME = /^[A-Za-z0-9_-]{1,45}$/
+
+const space = realpathSync(mkdtempSync(join(tmpdir(), 'mcp-invariants-')))
+const figures: string[] = []
+afterAll(() => {
+  rmSync(space, {force: true, recursive: true})
+  if (figures.length > 0) process.stdout.write(`\ncorpus figures (this machine, one run each):\n${figures.join('\n')}\n`)
+})
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
+
+/** Every key anywhere in a JSON value. */
+function keysOf(value: unknown, into = new Set<string>()): Set<string> {
+  if (Array.isArray(value)) for (const item of value) keysOf(item, into)
+  else if (value && typeof value === 'object') {
+    for (const [key, inner] of Object.entries(value)) {
+      into.add(key)
+      // A property may be named like a keyword; only schema keywords count.
+      keysOf(key === 'properties' ? Object.values(inner as object) : inner, into)
+    }
+  }
+
+  return into
+}
+
+interface Server {
+  call(name: string, args?: Record<string, unknown>): Promise<Message>
+  raw: RawStdio
+  startupMs: number
+}
+
+let ids = 0
+async function start(cli: CorpusCli, home: string, project: string, args: string[]): Promise<Server> {
+  const env = prepare(cli, home)
+  const began = performance.now()
+  const raw = new RawStdio(scriptOf(cli), ['--cwd', project, ...args], {command: cli.separator === ' ' ? ['mcp', 'stdio'] : ['mcp:stdio'], cwd: project, env, node: nodeOf(cli)})
+  const init = await raw.request({id: ++ids, jsonrpc: '2.0', method: 'initialize', params: {capabilities: {}, clientInfo: {name: 'corpus', version: '1'}, protocolVersion: '2025-11-25'}}, 120_000)
+  if (!init || 'error' in init) throw new Error(`${cli.bin} did not answer initialize: ${JSON.stringify(init)}; stderr: ${raw.stderr().tail}`)
+  const startupMs = performance.now() - began
+  raw.write(JSON.stringify({jsonrpc: '2.0', method: 'notifications/initialized'}))
+  return {
+    async call(name, callArgs = {}) {
+      const answer = await raw.request({id: ++ids, jsonrpc: '2.0', method: 'tools/call', params: {arguments: callArgs, name}}, 120_000)
+      if (!answer) throw new Error(`${cli.bin}: no answer to ${name}; stderr: ${raw.stderr().tail}`)
+      return answer
+    },
+    raw,
+    startupMs,
+  }
+}
+
+type Result = {_meta?: Record<string, {warm?: boolean}>; content: {text: string}[]; isError?: boolean; structuredContent?: {exitCode?: number}}
+const resultOf = (answer: Message) => answer.result as Result
+/** A result's text without what differs between two runs of the same command: how long it took. */
+const comparable = (result: Result) => ({exitCode: result.structuredContent?.exitCode, isError: Boolean(result.isError), text: result.content[0].text.replace(/^\((exit [^,]+), \d+ ms,/m, '($1,')})
+
+describe.each(CORPUS.map((cli) => [cli.name, cli] as const))('%s', (name, cli) => {
+  const project = join(space, name, 'project')
+  let server: Server
+  let tools: {annotations?: Record<string, unknown>; description?: string; inputSchema: Record<string, unknown>; name: string}[]
+
+  beforeAll(async () => {
+    mkdirSync(project, {recursive: true})
+    // Every command listed, so every name and schema is checked; no worker, so calls here run cold.
+    server = await start(cli, join(space, name, 'home'), project, ['--workers', '0', '--max-tools', '100000', '--max-bytes', '1000000000'])
+    const list = await server.raw.request({id: ++ids, jsonrpc: '2.0', method: 'tools/list'}, 120_000)
+    tools = (list!.result as {tools: typeof tools}).tools
+  })
+
+  afterAll(async () => {
+    await server?.raw.stop()
+  })
+
+  it(`answers on its own spelling (${cli.separator === ' ' ? 'mcp stdio' : 'mcp:stdio'})`, () => {
+    expect(tools.length).toBeGreaterThan(8)
+    expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['cli_info', 'describe_command', 'run_command']))
+  })
+
+  it('gives every tool a valid, unique name and an object schema without keywords clients reject', () => {
+    const names = tools.map((t) => t.name)
+    expect(names.filter((n) => !NAME.test(n))).toEqual([])
+    expect(names.length).toBe(new Set(names).size)
+    for (const tool of tools) {
+      expect([tool.name, tool.inputSchema.type]).toEqual([tool.name, 'object'])
+      const rejected = REJECTED_KEYWORDS.filter((k) => keysOf(tool.inputSchema).has(k))
+      expect([tool.name, rejected]).toEqual([tool.name, []])
+      for (const combinator of ['oneOf', 'anyOf', 'allOf']) expect([tool.name, combinator in tool.inputSchema]).toEqual([tool.name, false])
+    }
+  })
+
+  it('leaves no template raw, in any description or in describe_command of any command', async () => {
+    expect(tools.filter((t) => (t.description ?? '').includes('<%')).map((t) => t.name)).toEqual([])
+    const listed = resultOf(await server.call('list_commands')).structuredContent as unknown as {commands: {id: string}[]}
+    const raw: string[] = []
+    for (const {id} of listed.commands) {
+      const described = resultOf(await server.call('describe_command', {command: id}))
+      if (JSON.stringify(described.structuredContent).includes('<%')) raw.push(id)
+    }
+
+    expect(raw).toEqual([])
+  })
+
+  it('answers a failing command with an isError result that says why', async () => {
+    const {arguments: args = {}, says, tool} = cli.failing
+    const result = resultOf(await server.call(tool, args))
+    expect(result.isError).toBe(true)
+    expect(result.content[0].text).toMatch(says)
+  })
+
+  it('answers through a warm worker exactly as a cold run', async () => {
+    const warm = await start(cli, join(space, name, 'home'), project, ['--workers', '1', '--max-tools', '100000', '--max-bytes', '1000000000'])
+    try {
+      const timings: number[] = []
+      for (const {arguments: args = {}, tool} of cli.offline as Call[]) {
+        // Once first: a CLI's first run may print a one-off notice.
+        await server.call(tool, args)
+        const cold = resultOf(await server.call(tool, args))
+        let hot: Result | undefined
+        for (let attempt = 0; attempt < 20 && !hot; attempt++) {
+          const began = performance.now()
+          const result = resultOf(await warm.call(tool, args))
+          if (result._meta?.['oclif-plugin-mcp/run']?.warm) {
+            hot = result
+            timings.push(performance.now() - began)
+          } else await new Promise((resolve) => setTimeout(resolve, 1000))
+        }
+
+        expect([tool, hot !== undefined]).toEqual([tool, true])
+        expect([tool, comparable(hot!)]).toEqual([tool, comparable(cold)])
+      }
+
+      figures.push(`${cli.package} ${versionOf(cli)}: start-up ${Math.round(server.startupMs)} ms to the initialize answer; warm call ${Math.round(median(timings))} ms (${cli.offline[0].tool})`)
+    } finally {
+      await warm.raw.stop()
+    }
+  })
+
+  it('wrote nothing but JSON-RPC on stdout', () => {
+    const bad = server.raw.lines.filter((line) => malformation(line) !== undefined)
+    expect(bad.slice(0, 3)).toEqual([])
+  })
+})
