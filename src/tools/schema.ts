@@ -130,12 +130,46 @@ function relationNotes(flag: Command.Flag.Cached): string[] {
   return notes
 }
 
+/** Text as a sentence of its own, so what is appended after it does not run on from it. */
+function sentence(text: string): string {
+  return text === '' || /[.!?:;…)]$/.test(text) ? text : `${text}.`
+}
+
+/**
+ * The description of a flag many commands share, cut to its first sentence, plus any sentence that says when it is
+ * required or what it defaults to ("Not required if the `target-org` configuration variable is already set."), at
+ * most COMMON_DESCRIPTION_LENGTH characters of the rest.
+ */
+function commonText(text: string): string {
+  if (text.length <= COMMON_DESCRIPTION_LENGTH) return text
+  const [first, ...rest] = text.split(/(?<=[.!?])\s+/)
+  const kept = [first, ...rest.filter((s) => /\b(?:required|default)/i.test(s))].join(' ')
+  return kept.length <= COMMON_DESCRIPTION_LENGTH * 2 ? kept : `${kept.slice(0, COMMON_DESCRIPTION_LENGTH * 2 - 1).trimEnd()}…`
+}
+
+/** A flag or arg as the manifest keeps what it says about defaults. */
+type Defaulted = {default?: unknown; hasDynamicHelp?: boolean; noCacheDefault?: boolean; required?: boolean}
+
+/**
+ * oclif marks some flags required yet gives them a default the command works out itself — `--target-org` from the
+ * CLI's configuration: no value in the manifest, but `noCacheDefault` or `hasDynamicHelp` (a default computed when it
+ * runs) — or a plain default: the command runs without them, so the schema does not require them.
+ */
+function hasDefault(item: Defaulted): boolean {
+  return item.default !== undefined || item.noCacheDefault === true || item.hasDynamicHelp === true
+}
+
+function defaultNote(item: Defaulted): string[] {
+  if (!item.required || !hasDefault(item)) return []
+  return [item.default === undefined ? 'Leave it out to use the default the command finds itself (for example in its configuration).' : 'Leave it out to use the default.']
+}
+
 function flagDescription(flag: Command.Flag.Cached, common: boolean): string {
   let base = (flag.summary ?? flag.description ?? '').replaceAll(/\s+/g, ' ').trim()
-  if (common && base.length > COMMON_DESCRIPTION_LENGTH) base = `${base.slice(0, COMMON_DESCRIPTION_LENGTH - 1).trimEnd()}…`
-  // A common flag keeps only the note that changes how to call it.
+  if (common) base = commonText(base)
+  // A common flag keeps only the notes that change how to call it.
   const notes = common ? relationNotes(flag).filter((n) => n.startsWith('false sends')) : relationNotes(flag)
-  return [base, ...notes].filter(Boolean).join(' ')
+  return [sentence(base), ...defaultNote(flag), ...notes].filter(Boolean).join(' ')
 }
 
 function withMeta(schema: z.ZodType, description: string, defaultValue: unknown, required: boolean): z.ZodType {
@@ -157,11 +191,12 @@ function flagSchema(flag: Command.Flag.Cached, options: SchemaOptions): z.ZodTyp
   if (flag.type === 'boolean') return withMeta(BOOLEAN, flagDescription(flag, common), flag.default, false)
   const item = valueSchema(flag.options, looksNumeric(flag))
   const schema = flag.multiple ? z.array(item).min(1).max(MAX_ITEMS) : item
-  return withMeta(schema, flagDescription(flag, common), flag.default, Boolean(flag.required))
+  return withMeta(schema, flagDescription(flag, common), flag.default, Boolean(flag.required) && !hasDefault(flag))
 }
 
 function argSchema(arg: Command.Arg.Cached): z.ZodType {
-  return withMeta(valueSchema(arg.options), (arg.description ?? '').trim(), arg.default, Boolean(arg.required))
+  const description = [sentence((arg.description ?? '').replaceAll(/\s+/g, ' ').trim()), ...defaultNote(arg)].filter(Boolean).join(' ')
+  return withMeta(valueSchema(arg.options), description, arg.default, Boolean(arg.required) && !hasDefault(arg))
 }
 
 function freeName(wanted: string, suffix: string, taken: Set<string>): string {

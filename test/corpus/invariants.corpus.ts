@@ -104,6 +104,11 @@ describe.each(CORPUS.map((cli) => [cli.name, cli] as const))('%s', (name, cli) =
     }
   })
 
+  it('requires no flag or arg that has a default (a required --target-org with one from the CLI\'s configuration)', () => {
+    const requiring = tools.filter((t) => ((t.inputSchema.required as string[] | undefined) ?? []).some((p) => /^target-(org|dev-hub)$/.test(p)))
+    expect(requiring.map((t) => t.name)).toEqual([])
+  })
+
   it('leaves no template raw, in any description or in describe_command of any command', async () => {
     expect(tools.filter((t) => (t.description ?? '').includes('<%')).map((t) => t.name)).toEqual([])
     const listed = resultOf(await server.call('list_commands')).structuredContent as unknown as {commands: {id: string}[]}

@@ -96,13 +96,39 @@ describe('flags → JSON Schema', () => {
     expect(schema.safeParse({limit: 3, p: 'low', tag: ['x']}).success).toBe(true)
   })
 
-  it('shortens the description of a common flag and drops its notes', () => {
+  it('shortens the description of a common flag to its first sentence and drops its notes', () => {
     const flag = option('target-org', {env: 'SF_ORG', summary: `Username or alias of the org. ${'Long explanation. '.repeat(10)}`})
     const {description} = property(flag, {commonFlags: new Set([flagSignature(flag)])}) as {description: string}
-    expect(description).toHaveLength(80)
-    expect(description.startsWith('Username or alias of the org. Long explanation.')).toBe(true)
-    expect(description.endsWith('…')).toBe(true)
+    expect(description).toBe('Username or alias of the org.')
     expect(description).not.toContain('SF_ORG')
+  })
+
+  it('keeps the sentence of a common flag that says when it is not required', () => {
+    const summary = 'Username or alias of the target org. Not required if the `target-org` configuration variable is already set. More about orgs here.'
+    const flag = option('target-org', {noCacheDefault: true, required: true, summary})
+    const {description} = property(flag, {commonFlags: new Set([flagSignature(flag)])}) as {description: string}
+    expect(description).toBe('Username or alias of the target org. Not required if the `target-org` configuration variable is already set. Leave it out to use the default the command finds itself (for example in its configuration).')
+  })
+
+  it.each([
+    ['a default the command works out itself (noCacheDefault)', {noCacheDefault: true, required: true}],
+    ['a default in the manifest', {default: '.', required: true}],
+  ])('does not require a required flag with %s', (_, extra) => {
+    const {schema} = build(command([option('path', {summary: 'Where.', ...extra})]))
+    expect(schema.safeParse({}).success).toBe(true)
+  })
+
+  it('does not require a required arg with a default', () => {
+    const {json, schema} = build(command([], [arg('path', {default: '.', required: true})]))
+    expect(schema.safeParse({}).success).toBe(true)
+    expect((json.properties.path as {description: string}).description).toContain('Leave it out to use the default.')
+  })
+
+  it.each([
+    [{allowNo: true, name: 'x', summary: 'log validation diagnostics or not', type: 'boolean'}, 'log validation diagnostics or not. false sends --no-x.'],
+    [{env: 'FIX', multiple: false, name: 'x', summary: 'Automatically fix offenses', type: 'option'}, 'Automatically fix offenses. Defaults to $FIX.'],
+  ])('ends the flag text as a sentence before a note: %p', (flag, expected) => {
+    expect(property(flag as unknown as Command.Flag.Cached).description).toBe(expected)
   })
 
   it('keeps a short common flag description whole', () => {
