@@ -1,5 +1,7 @@
 import type {Command, Config} from '@oclif/core'
 
+import {createRequire} from 'node:module'
+
 export const MAX_DESCRIPTION = 1024
 const MAX_EXAMPLES = 3
 
@@ -8,24 +10,32 @@ export function displayId(id: string, config: Config): string {
   return config.topicSeparator === ' ' ? id.replaceAll(':', ' ') : id
 }
 
+const requireHere = createRequire(import.meta.url)
+let ejs: typeof import('ejs') | undefined
+
 /**
- * Renders the `<%= config.bin %>` / `<%= command.id %>` style templates oclif help text uses.
- * Only property paths on `config` and `command` are understood; anything else is left as written.
+ * Renders the ejs templates of oclif help text (`<%= config.bin %>`, `<%= command.id %>`,
+ * `<%- config.pjson.oclif.examplePlugin || "myplugin" %>`, `<%= config.scopedEnvVarKey('X') %>`) as oclif's own help
+ * does: ejs, with the CLI's config spread and as `config`, and the command. Plain text out (nothing HTML-escaped).
+ * A template that throws costs only its own tag, never the text around it. ejs loads on first use: most CLIs have
+ * few templates, and start-up should not pay for it.
  */
 export function renderTemplate(text: string, config: Config, command: Command.Cached): string {
   if (!text.includes('<%')) return text
-  const scope: Record<string, unknown> = {
-    command: {...command, id: displayId(command.id, config)},
-    config,
+  ejs ??= requireHere('ejs') as typeof import('ejs')
+  const data = {...config, command: {...command, id: displayId(command.id, config)}, config}
+  const options = {escape: (value: unknown) => String(value)}
+  try {
+    return ejs.render(text, data, options)
+  } catch {
+    return text.replaceAll(/<%[\s\S]*?%>/g, (tag) => {
+      try {
+        return ejs!.render(tag, data, options)
+      } catch {
+        return ''
+      }
+    })
   }
-  return text.replaceAll(/<%[=-]?\s*([\w.]+)\s*%>/g, (whole, path: string) => {
-    let value: unknown = scope
-    for (const key of path.split('.')) {
-      value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined
-    }
-
-    return typeof value === 'string' || typeof value === 'number' ? String(value) : whole
-  })
 }
 
 /**

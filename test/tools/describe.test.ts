@@ -23,22 +23,26 @@ describe('displayId', () => {
 })
 
 describe('renderTemplate', () => {
+  const withMethods = {...spaced, pjson: {oclif: {}}, scopedEnvVarKey: (k: string) => `ACME_${k}`} as unknown as Config
+
   it.each([
     ['<%= config.bin %> <%= command.id %>', spaced, 'acme tasks add'],
     ['<%= config.bin %> <%= command.id %>', colon, 'acme tasks:add'],
     ['<%- config.bin %>', spaced, 'acme'],
-    ['<%config.bin%>', spaced, 'acme'],
     ['v<%= config.version %> of <%= config.name %>', spaced, 'v1.2.3 of acme-cli'],
     ['<%= command.pluginName %>', spaced, 'acme-cli'],
     ['<%= command.timeout %>', spaced, '30'],
-    // Not understood: left exactly as written.
-    ['<%= config.missing %>', spaced, '<%= config.missing %>'],
-    ['<%= other.thing %>', spaced, '<%= other.thing %>'],
-    ['<%= config %>', spaced, '<%= config %>'],
-    ['<%= command.aliases %>', spaced, '<%= command.aliases %>'],
-    ['<% if (config.bin) { %>x<% } %>', spaced, '<% if (config.bin) { %>x<% } %>'],
-    ['<%= config.bin.length.toFixed %>', spaced, '<%= config.bin.length.toFixed %>'],
+    // As oclif's help renders them (ejs): expressions, methods, the config spread, no HTML escaping.
+    ['<%- config.pjson.oclif.examplePlugin || "myplugin" %>', withMethods, 'myplugin'],
+    ["<%= config.scopedEnvVarKey('NPM_LOG_LEVEL') %>", withMethods, 'ACME_NPM_LOG_LEVEL'],
+    ['<%= bin %>', spaced, 'acme'],
+    ['<% if (config.bin) { %>x<% } %>', spaced, 'x'],
+    ["<%= 'a & \"b\" <c>' %>", spaced, 'a & "b" <c>'],
     ['no templates here', spaced, 'no templates here'],
+    // A template that throws costs its own tag only.
+    ['before <%= config.missing.deeper %> after <%= config.bin %>', spaced, 'before  after acme'],
+    ['<%= nothing.here %>', spaced, ''],
+    ['<% if (x %>broken', spaced, 'broken'],
   ])('%s', (template, config, rendered) => {
     expect(renderTemplate(template, config, command({timeout: 30}))).toBe(rendered)
   })
