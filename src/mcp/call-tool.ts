@@ -3,6 +3,7 @@ import {type CallToolResult, InMemoryTransport} from '@modelcontextprotocol/serv
 
 import type {ServerPlan} from './server.js'
 
+import {spelled} from '../host-command.js'
 import {findExecutable} from '../tools/projection.js'
 import {definitionHash} from '../tools/registry.js'
 import {createServerFactory} from './server.js'
@@ -78,7 +79,7 @@ function unknownTool(plan: ServerPlan, name: string, listed: readonly string[]):
   if (command) {
     const args = JSON.stringify({arguments: {}, command: command.displayId, expectedDefinitionHash: definitionHash(command)})
     return new CallRequestError('UNKNOWN_TOOL', `"${name}" is not listed as a tool, but the command "${command.displayId}" is reachable through run_command.`, [
-      `${plan.info.name} mcp call run_command --args '${args}'`,
+      spelled(plan.call.config, 'call', 'run_command', '--args', `'${args}'`),
     ])
   }
 
@@ -86,7 +87,7 @@ function unknownTool(plan: ServerPlan, name: string, listed: readonly string[]):
   return new CallRequestError(
     'UNKNOWN_TOOL',
     `No tool "${name}".${near.length > 0 ? ` Did you mean: ${near.join(', ')}?` : ''}`,
-    [`"${plan.info.name} mcp tools" lists every tool this server exposes.`],
+    [`"${spelled(plan.call.config, 'tools')}" lists every tool this server exposes.`],
   )
 }
 

@@ -4,6 +4,7 @@
 // major clients reject; no template is left raw in a description or in describe_command; a failing command is an
 // isError result that says why; a warm worker answers exactly as a cold run. It prints start-up and call figures.
 import {afterAll, beforeAll, describe, expect, it} from '@jest/globals'
+import {spawn} from 'node:child_process'
 import {mkdirSync, mkdtempSync, realpathSync, rmSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
@@ -22,6 +23,23 @@ afterAll(() => {
   rmSync(space, {force: true, recursive: true})
   if (figures.length > 0) process.stdout.write(`\ncorpus figures (this machine, one run each):\n${figures.join('\n')}\n`)
 })
+
+/** Runs the CLI to completion (killed after two minutes) and returns what it printed. */
+function run(command: string, args: string[], env: Record<string, string>, cwd: string): Promise<{code: null | number; stderr: string; stdout: string}> {
+  const child = spawn(command, args, {cwd, env, stdio: ['ignore', 'pipe', 'pipe']})
+  let stdout = ''
+  let stderr = ''
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk))
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk))
+  const timer = setTimeout(() => child.kill('SIGKILL'), 120_000)
+  return new Promise((resolve, reject) => {
+    child.on('error', reject)
+    child.on('close', (code) => {
+      clearTimeout(timer)
+      resolve({code, stderr, stdout})
+    })
+  })
+}
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 
@@ -153,6 +171,17 @@ describe.each(CORPUS.map((cli) => [cli.name, cli] as const))('%s', (name, cli) =
       figures.push(`${cli.package} ${versionOf(cli)}: start-up ${Math.round(server.startupMs)} ms to the initialize answer; warm call ${Math.round(median(timings))} ms (${cli.offline[0].tool})`)
     } finally {
       await warm.raw.stop()
+    }
+  })
+
+  it('lists its mcp commands as it spells them, and refuses the other spelling with the right one', async () => {
+    const env = prepare(cli, join(space, name, 'home'))
+    const listed = await run(nodeOf(cli), [scriptOf(cli), 'mcp'], env, project)
+    expect(listed.stdout).toContain(cli.separator === ' ' ? `${cli.bin} mcp stdio` : `${cli.bin} mcp:stdio`)
+    if (cli.separator === ':') {
+      const wrong = await run(nodeOf(cli), [scriptOf(cli), 'mcp', 'stdio', '--cwd', project], env, project)
+      expect(wrong.code).toBe(2)
+      expect(wrong.stderr.replaceAll(/\s*›\s*/g, ' ')).toContain(`This CLI spells it "${cli.bin} mcp:stdio"`)
     }
   })
 

@@ -6,7 +6,7 @@ import {checkServerName, CLIENT_IDS, currentPlace} from '../../clients/clients.j
 import {ClientConfigError, type WriteOutcome} from '../../clients/config-file.js'
 import {type Launch, resolveLaunch} from '../../clients/launch.js'
 import {projectionFlags, serverFlags} from '../../flags.js'
-import {HostCommand} from '../../host-command.js'
+import {HostCommand, spelled} from '../../host-command.js'
 import {prepareServerFor} from '../../mcp/plan.js'
 
 interface ConfigResult {
@@ -68,7 +68,7 @@ The command is this CLI's executable on PATH when it resolves into this CLI's pa
       this.error(`Cannot update ${setup.path}: ${error.message}. The file was not changed.`, {
         code: error.code,
         exit: 1,
-        suggestions: [`Run "${this.config.bin} mcp config --client ${setup.client}" (without --write) and add the entry by hand.`],
+        suggestions: [`Run "${spelled(this.config, 'config', '--client', setup.client)}" (without --write) and add the entry by hand.`],
       })
     }
 
