@@ -1,5 +1,7 @@
 import {Command, type Config, type Interfaces} from '@oclif/core'
 
+import {claimedStdout} from './mcp/stdout-guard.cjs'
+
 type LoadOptions = Interfaces.LoadOptions
 
 /**
@@ -43,5 +45,12 @@ export abstract class HostCommand extends Command {
     const result = (await Command.run.call(this, argv, opts)) as ReturnType<T['run']>
     await stdoutDrained()
     return result
+  }
+
+  /** `--json` output goes to the real stdout, which the init hook has kept for it: other plugins' noise goes to stderr. */
+  logJson(json: unknown): void {
+    const claimed = claimedStdout()
+    if (!claimed) return super.logJson(json)
+    claimed.write(`${JSON.stringify(json, null, 2)}\n`)
   }
 }

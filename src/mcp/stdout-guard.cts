@@ -29,8 +29,18 @@ export function claimStdout(): Writable {
   return protocol
 }
 
-/** Whether an oclif `init` hook is looking at `mcp stdio` (topic separator ":" or " "). */
-export function isStdioInvocation(id: string | undefined, argv: readonly string[]): boolean {
-  if (id === 'mcp:stdio' || id === 'mcp stdio') return true
-  return id === 'mcp' && argv[0] === 'stdio'
+/** The stdout claimed by claimStdout, if it has been. */
+export function claimedStdout(): undefined | Writable {
+  return (globalThis as Claimed)[CLAIM]
+}
+
+/**
+ * Whether an oclif `init` hook is looking at a command of ours whose stdout must carry one thing only: `mcp stdio`
+ * (the protocol), or any `mcp` command given `--json` (its JSON). Topic separator ":" or " ".
+ */
+export function claimsStdout(id: string | undefined, argv: readonly string[]): boolean {
+  const [command, rest] = id === 'mcp' ? [argv[0], argv.slice(1)] : [id?.replace(/^mcp[: ]/, ''), argv]
+  if (!id?.startsWith('mcp') || command === undefined) return false
+  if (command === 'stdio') return true
+  return ['call', 'config', 'tools'].includes(command) && rest.includes('--json')
 }

@@ -126,8 +126,11 @@ export function toToolResult(outcome: RunOutcome, context: RunContext, timeoutMs
   } else if (parsed.ok) {
     lines.push('```json', JSON.stringify(parsed.value, null, 2), '```')
   } else {
-    lines.push(stdout.trim() || '(no output)')
+    lines.push(stdout.trim() || (stderr.trim() ? '(nothing on stdout)' : '(no output)'))
   }
+
+  // What the command printed on stderr is part of its answer (some answer only there: `config autocorrect status`).
+  if (!failure && stderr.trim()) lines.push('', 'On stderr:', tail(stderr, MAX_ERROR_TEXT))
 
   if (notice) lines.push('', notice)
   const result: ToolResult = {content: [{text: lines.join('\n'), type: 'text'}], structuredContent: structured}

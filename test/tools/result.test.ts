@@ -81,6 +81,11 @@ describe('toToolResult', () => {
       expect(run({stdout: '{"a":1}'}).structured).toMatchObject({stdout: '{"a":1}'})
     })
 
+    it('shows what a successful command printed on stderr, even when it printed nothing else', () => {
+      expect(run({stderr: 'Autocorrect is on.\n', stdout: ''}).text.endsWith('\n\n(nothing on stdout)\n\nOn stderr:\nAutocorrect is on.')).toBe(true)
+      expect(run({stderr: 'warning: old\n', stdout: 'done\n'}).text.endsWith('\n\ndone\n\nOn stderr:\nwarning: old')).toBe(true)
+    })
+
     it.each([[''], ['  \n']])('says so when there is no output (%p)', (stdout) => {
       expect(run({stdout}).text.endsWith('\n\n(no output)')).toBe(true)
     })

@@ -1,17 +1,17 @@
 import type {Hook} from '@oclif/core'
 
-import {claimStdout, isStdioInvocation} from '../../mcp/stdout-guard.cjs'
+import {claimStdout, claimsStdout} from '../../mcp/stdout-guard.cjs'
 
 /**
- * For `mcp stdio`, stdout belongs to the protocol from the earliest moment a plugin can act: whatever other
- * plugins' hooks print after this runs goes to stderr.
+ * For `mcp stdio`, stdout belongs to the protocol from the earliest moment a plugin can act, and for our commands
+ * with `--json` to their JSON: whatever other plugins' hooks print after this runs goes to stderr.
  *
  * This module (and the guard it loads) is CommonJS on purpose. oclif starts every plugin's init hook at once; an
  * ES module hook is loaded with import(), which waits on file I/O, while a CommonJS one is loaded with a synchronous
  * require(). So this hook claims stdout before any ES module hook can run, whatever plugin it belongs to.
  */
 const hook: Hook.Init = async function (options) {
-  if (isStdioInvocation(options.id, options.argv)) claimStdout()
+  if (claimsStdout(options.id, options.argv)) claimStdout()
 }
 
 export default hook
