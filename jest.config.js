@@ -2,11 +2,14 @@
 export default {
   extensionsToTreatAsEsm: ['.ts'],
   maxWorkers: 2,
-  moduleNameMapper: {'^(\\.{1,2}/.*)\\.js$': '$1'},
+  moduleFileExtensions: ['ts', 'cts', 'js', 'cjs', 'mjs', 'json'],
+  // Sources import each other by their built names: `x.js` is `x.ts`, and our CommonJS guards `x-guard.cjs` are
+  // `x-guard.cts` (only those: packages have .cjs files of their own).
+  moduleNameMapper: {'^(\\.{1,2}/(?:.*/)?[\\w-]+-guard)\\.cjs$': '$1.cts', '^(\\.{1,2}/.*)\\.js$': '$1'},
   reporters: ['default', '<rootDir>/test/summary-reporter.cjs'],
   setupFiles: ['<rootDir>/test/setup.ts'],
   testEnvironment: 'node',
   testMatch: ['<rootDir>/test/**/*.test.ts'],
   testTimeout: 120_000,
-  transform: {'^.+\\.ts$': ['ts-jest', {tsconfig: 'tsconfig.json', useESM: true}]},
+  transform: {'^.+\\.c?ts$': ['ts-jest', {tsconfig: 'tsconfig.json', useESM: true}]},
 }

@@ -84,15 +84,20 @@ function shebangOf(file: string): string | undefined {
 }
 
 /**
- * A script Node runs without options: `#!/usr/bin/env node`, `#!/…/node`, or a .js/.mjs/.cjs file without a `#!`
- * line. Such a script is launched as `<this node> <script>`: hosts like Claude Desktop start servers with a minimal
- * PATH where `env node` finds no Node (or another one). Anything else (a shell wrapper of a standalone install
- * that ships its own Node, a shebang with options, a native binary) is launched as it is.
+ * The Node options a script's `#!` line asks for, when it is a Node script: `#!/usr/bin/env node` and `#!/…/node`
+ * give none, `#!/usr/bin/env -S node --no-deprecation` (@salesforce/cli) gives `--no-deprecation`, and a .js/.mjs/.cjs
+ * file without a `#!` line none. Such a script is launched as `<this node> <options> <script>`: hosts like Claude
+ * Desktop start servers with a minimal PATH where `env node` finds no Node (or another one). Undefined for anything
+ * else (a shell wrapper of a standalone install that ships its own Node, a native binary), which is launched as it is.
  */
-function isPlainNodeScript(file: string): boolean {
+function nodeOptionsOf(file: string): string[] | undefined {
   const shebang = shebangOf(file)
-  if (shebang === undefined) return ['.cjs', '.js', '.mjs'].includes(extname(file))
-  return /^(?:\S*\/env\s+node|\S*\/node)$/.test(shebang)
+  if (shebang === undefined) return ['.cjs', '.js', '.mjs'].includes(extname(file)) ? [] : undefined
+  let words = shebang.split(/\s+/).filter(Boolean)
+  if (/(?:^|\/)env$/.test(words[0] ?? '')) words = words[1] === '-S' ? words.slice(2) : words.slice(1)
+  if (!/(?:^|\/)node$/.test(words[0] ?? '')) return undefined
+  const options = words.slice(1)
+  return options.every((option) => option.startsWith('-')) ? options : undefined
 }
 
 /**
@@ -102,5 +107,6 @@ function isPlainNodeScript(file: string): boolean {
 export function resolveLaunch(config: Config, options: StdioOptions, env: NodeJS.ProcessEnv = process.env): Launch {
   const executable = binOnPath(config, env) ?? hostBinScript(config)
   const args = stdioArgs(config, options)
-  return isPlainNodeScript(executable) ? {args: [executable, ...args], command: process.execPath} : {args, command: executable}
+  const nodeOptions = nodeOptionsOf(executable)
+  return nodeOptions ? {args: [...nodeOptions, executable, ...args], command: process.execPath} : {args, command: executable}
 }

@@ -104,6 +104,37 @@ describe('resolveLaunch', () => {
   })
 })
 
+describe('resolveLaunch of a bin whose #! line gives Node options', () => {
+  const space = scratch('launch-shebang-')
+  let taskbox: Config
+  beforeAll(async () => {
+    taskbox = await Config.load(join(ROOT, 'examples/taskbox'))
+  })
+  afterAll(() => space.cleanup())
+
+  it.each([
+    ['#!/usr/bin/env -S node --no-deprecation', ['--no-deprecation']],
+    ['#!/usr/bin/env node', []],
+    ['#!/usr/local/bin/node --enable-source-maps --no-warnings', ['--enable-source-maps', '--no-warnings']],
+  ])('%s: this Node, the options, then the script — no PATH needed', (shebang, options) => {
+    const root = join(space.dir, `pkg-${options.length}-${shebang.length}`)
+    mkdirSync(join(root, 'bin'), {recursive: true})
+    const bin = join(root, 'bin', 'run')
+    writeFileSync(bin, `${shebang}\nrequire('x')\n`)
+    const config = {...taskbox, bin: 'tb', pjson: {...taskbox.pjson, bin: {tb: './bin/run'}}, root, topicSeparator: ':'} as unknown as Config
+    expect(resolveLaunch(config, {}, {PATH: ''})).toEqual({args: [...options, bin, 'mcp:stdio'], command: process.execPath})
+  })
+
+  it('launches a script whose #! line runs something else as it is', () => {
+    const root = join(space.dir, 'pkg-other')
+    mkdirSync(join(root, 'bin'), {recursive: true})
+    const bin = join(root, 'bin', 'run')
+    writeFileSync(bin, '#!/usr/bin/env -S bun --smol\n')
+    const config = {...taskbox, bin: 'tb', pjson: {...taskbox.pjson, bin: {tb: './bin/run'}}, root, topicSeparator: ':'} as unknown as Config
+    expect(resolveLaunch(config, {}, {PATH: ''})).toEqual({args: ['mcp:stdio'], command: bin})
+  })
+})
+
 describe('mcp call arguments', () => {
   it.each([
     ['', {}],

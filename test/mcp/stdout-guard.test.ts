@@ -1,7 +1,6 @@
 import {describe, expect, it} from '@jest/globals'
 
-// The guard is CommonJS (src/mcp/stdout-guard.cts); the test reads it as built.
-import {claimsStdout} from '../../dist/mcp/stdout-guard.cjs'
+import {claimsStdout} from '../../src/mcp/stdout-guard.cjs'
 
 describe('claimsStdout', () => {
   it.each([
