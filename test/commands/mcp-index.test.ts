@@ -32,3 +32,11 @@ describe('taskbox mcp', () => {
     expect(plain(ran.stderr)).toContain('No mcp command "start". The commands are: taskbox mcp stdio')
   })
 })
+
+describe('mcp stdio --help', () => {
+  it('prints its script example with the JSON on one line, so it can be copied and run', async () => {
+    const ran = await runTaskbox(['mcp', 'stdio', '--help'], {cwd: space.dir, env: {...taskboxEnv(space.dir), COLUMNS: '80'}})
+    const line = ran.stdout.split('\n').find((l) => l.includes(`'{"jsonrpc"`))
+    expect(line).toMatch(/'\{"jsonrpc":"2\.0","id":1,"method":"tools\/list"\}' \| taskbox mcp/)
+  })
+})

@@ -14,10 +14,8 @@ stdout carries protocol messages only: anything else printed by hooks or plugins
   static examples = [
     {command: 'claude mcp add <%= config.bin %> -- <%= config.bin %> <%= command.id %>', description: 'Add this CLI to Claude Code'},
     {command: '<%= config.bin %> <%= command.id %> --cwd ~/projects/app', description: 'Run commands in ~/projects/app unless a call says otherwise'},
-    {
-      command: `printf '%s\\n' '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"sh","version":"1"}}}' | <%= config.bin %> <%= command.id %>`,
-      description: 'Talk to it from a script',
-    },
+    // Short enough that help never wraps it inside its quotes, so it can be copied and run as printed.
+    {command: `echo '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' | <%= config.bin %> <%= command.id %>`, description: 'Talk to it from a script'},
   ]
   static flags = {...serverFlags, ...projectionFlags}
 
