@@ -41,6 +41,8 @@ export function claimedStdout(): undefined | Writable {
 export function claimsStdout(id: string | undefined, argv: readonly string[]): boolean {
   const [command, rest] = id === 'mcp' ? [argv[0], argv.slice(1)] : [id?.replace(/^mcp[: ]/, ''), argv]
   if (!id?.startsWith('mcp') || command === undefined) return false
+  // Help is for the person, on stdout as everywhere else.
+  if (rest.some((arg) => arg === '--help' || arg === '-h')) return false
   if (command === 'stdio') return true
   return ['call', 'config', 'tools'].includes(command) && rest.includes('--json')
 }
