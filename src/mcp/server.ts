@@ -12,7 +12,7 @@ import {builtinAnnotations} from '../tools/builtins/tool.js'
 import {commandListing} from '../tools/projection.js'
 import {type CallContext, callCommandTool, type CallEnvironment} from '../tools/call.js'
 import {errorResult} from '../tools/result.js'
-import {toJsonSchema} from '../tools/schema.js'
+import {toJsonSchema, withoutHostKeys} from '../tools/schema.js'
 
 /** Array elements and object members one tools/call's arguments may hold in all (the SDK refuses more). */
 const MAX_TOOL_INPUT_ELEMENTS = 10_000
@@ -35,11 +35,14 @@ type ToolSchema = StandardSchemaWithJSON<Record<string, unknown>>
 
 /**
  * The zod schema wrapped so its JSON Schema is converted once per process (toJsonSchema memoizes), not once per
- * server instance (HTTP builds an instance per request). Validation is still zod's.
+ * server instance (HTTP builds an instance per request). Validation is still zod's, after the arguments hosts add to
+ * every call of their own accord are taken out (withoutHostKeys): the schema stays strict for everything else.
  */
 function frozenSchema(schema: z.ZodObject): ToolSchema {
   const json = ({target}: {target: string}) => toJsonSchema(schema, target === 'draft-07' ? 'draft-07' : 'draft-2020-12')
-  return {'~standard': {...schema['~standard'], jsonSchema: {input: json, output: json}}} as unknown as ToolSchema
+  const standard = schema['~standard']
+  const validate = (value: unknown) => standard.validate(withoutHostKeys(value))
+  return {'~standard': {...standard, jsonSchema: {input: json, output: json}, validate}} as unknown as ToolSchema
 }
 
 const schemas = new WeakMap<z.ZodObject, ToolSchema>()

@@ -13,6 +13,7 @@ import {IdempotencyStore} from './idempotency.js'
 import {CommandLimiter} from './limiter.js'
 import {type Projection, unknownCommandMessage} from './projection.js'
 import {errorResult, type ToolResult} from './result.js'
+import {withoutHostKeys} from './schema.js'
 import {REDACTED, type Redact, redactor, secretEnvValues} from './secrets.js'
 import {type DefaultWorkdir} from './workdir.js'
 import {WorkerPool} from './worker-pool.js'
@@ -179,8 +180,9 @@ export async function callCommandTool(tool: CommandTool, input: Record<string, u
   const childVars = childEnv(env.config, tool.env)
   const redact = redactor(secretsOf(tool, input, childVars))
 
-  // Arguments (the SDK has validated a typed tool's already; run_command's arrive as an open object).
-  const parsed = tool.input.schema.safeParse(input)
+  // Arguments (the SDK has validated a typed tool's already; run_command's arrive as an open object, where a model
+  // told by its host to add a key to every call may have put it too).
+  const parsed = tool.input.schema.safeParse(withoutHostKeys(input))
   if (!parsed.success) return errorResult(redact(`Invalid arguments for "${tool.displayId}": ${zodIssues(parsed.error)}. Nothing was run.`))
   const {idempotencyKey: key, ...args} = parsed.data as Record<string, unknown>
 

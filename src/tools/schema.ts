@@ -46,6 +46,20 @@ const COMMON_DESCRIPTION_LENGTH = 80
 /** The most values one array argument may hold (a command line could not carry many more anyway). */
 export const MAX_ITEMS = 1000
 
+/**
+ * Arguments MCP hosts add to every tool call of their own accord, whatever the tool's schema says: taken out before
+ * validation, so strict schemas still refuse every other unknown key.
+ * - `wait_for_previous`: Gemini CLI adds it to every tool's schema, tells its model to set it, and forwards it.
+ */
+export const HOST_INJECTED_KEYS: readonly string[] = ['wait_for_previous']
+
+/** Tool arguments without the keys hosts inject (HOST_INJECTED_KEYS); anything else is passed on untouched. */
+export function withoutHostKeys(value: unknown): unknown {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value
+  if (!HOST_INJECTED_KEYS.some((key) => Object.hasOwn(value, key))) return value
+  return Object.fromEntries(Object.entries(value).filter(([key]) => !HOST_INJECTED_KEYS.includes(key)))
+}
+
 /** A command whose inputs have no faithful JSON Schema: it is left out (and reported), never offered vaguely. */
 export class SchemaError extends Error {
   readonly code = 'NO_SCHEMA_REPRESENTATION'
