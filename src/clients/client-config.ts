@@ -22,12 +22,12 @@ export interface ClientSetup {
 export function clientSetup(id: ClientId, name: string, launch: Launch, place: Place): ClientSetup {
   const client = CLIENTS[id]
   return {
-    ...(id === 'claude-code' ? {addCommand: claudeAddCommand(name, launch, place.platform)} : {}),
+    ...(id === 'claude-code' ? {addCommand: claudeAddCommand(name, launch, place.platform, place.scope)} : {}),
     client: id,
     entry: client.entry(launch),
     label: client.label,
     path: client.configPath(place),
-    snippet: configSnippet(client, name, launch),
+    snippet: configSnippet(client, name, launch, place),
   }
 }
 
@@ -35,9 +35,9 @@ export function clientSetup(id: ClientId, name: string, launch: Launch, place: P
  * Merges the server into the client's config file at `path`: only the entry named `name` is added or updated, a
  * backup of the previous file is kept, and a file that cannot be read with certainty is refused untouched.
  */
-export function writeClientConfig(id: ClientId, name: string, launch: Launch, path: string): Promise<WriteOutcome> {
+export function writeClientConfig(id: ClientId, name: string, launch: Launch, path: string, place: Place): Promise<WriteOutcome> {
   const client = CLIENTS[id]
   return updateConfigFile(path, (text) =>
-    client.format === 'toml' ? upsertTomlServer(text, name, launch) : mergeJsonServer(text, client.serversKey, name, client.entry(launch)),
+    client.format === 'toml' ? upsertTomlServer(text, name, launch) : mergeJsonServer(text, client.serversPath(place), name, client.entry(launch)),
   )
 }

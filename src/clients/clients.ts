@@ -1,5 +1,5 @@
 import {homedir} from 'node:os'
-import {join} from 'node:path'
+import {join, resolve} from 'node:path'
 
 import type {Launch} from './launch.js'
 
@@ -8,16 +8,26 @@ import {tomlTable} from './toml-config.js'
 export const CLIENT_IDS = ['claude-code', 'claude-desktop', 'cursor', 'vscode', 'codex'] as const
 export type ClientId = (typeof CLIENT_IDS)[number]
 
+/**
+ * Where a Claude Code server is kept, as `claude mcp add --scope` names it: `local` (the default: for this directory,
+ * in the user's ~/.claude.json), `user` (every directory, same file), `project` (the directory's .mcp.json, shared
+ * with the project, which Claude Code asks each person to approve once).
+ */
+export const CLAUDE_SCOPES = ['local', 'user', 'project'] as const
+export type ClaudeScope = (typeof CLAUDE_SCOPES)[number]
+
 /** Where the machine keeps things; passed in so tests and other platforms can be described without touching them. */
 export interface Place {
   cwd: string
   env: NodeJS.ProcessEnv
   home: string
   platform: NodeJS.Platform
+  /** Claude Code's scope (default local). */
+  scope?: ClaudeScope
 }
 
-export function currentPlace(): Place {
-  return {cwd: process.cwd(), env: process.env, home: homedir(), platform: process.platform}
+export function currentPlace(scope?: ClaudeScope): Place {
+  return {cwd: process.cwd(), env: process.env, home: homedir(), platform: process.platform, ...(scope ? {scope} : {})}
 }
 
 interface ClientBase {
@@ -30,7 +40,7 @@ interface ClientBase {
 
 /** One MCP client: its config file, the format of that file, and the entry that launches a stdio server. */
 export type ClientSpec =
-  | (ClientBase & {format: 'json'; /** The JSON object holding the servers, by name. */ serversKey: 'mcpServers' | 'servers'})
+  | (ClientBase & {format: 'json'; /** The keys down to the JSON object that holds the servers by name. */ serversPath(place: Place): string[]})
   | (ClientBase & {format: 'toml'})
 
 const plainEntry = (launch: Launch) => ({command: launch.command, args: launch.args})
@@ -44,12 +54,13 @@ function desktopConfigDir(place: Place): string {
 
 export const CLIENTS: Record<ClientId, ClientSpec> = {
   'claude-code': {
-    configPath: (place) => join(place.cwd, '.mcp.json'),
+    configPath: (place) => ((place.scope ?? 'local') === 'project' ? join(place.cwd, '.mcp.json') : join(place.env.CLAUDE_CONFIG_DIR || place.home, '.claude.json')),
     entry: typedEntry,
     format: 'json',
     id: 'claude-code',
     label: 'Claude Code',
-    serversKey: 'mcpServers',
+    // What `claude mcp add` writes: a local server under its directory's entry in `projects`, others at the top.
+    serversPath: (place) => ((place.scope ?? 'local') === 'local' ? ['projects', resolve(place.cwd), 'mcpServers'] : ['mcpServers']),
   },
   'claude-desktop': {
     configPath: (place) => join(desktopConfigDir(place), 'claude_desktop_config.json'),
@@ -57,7 +68,7 @@ export const CLIENTS: Record<ClientId, ClientSpec> = {
     format: 'json',
     id: 'claude-desktop',
     label: 'Claude Desktop',
-    serversKey: 'mcpServers',
+    serversPath: () => ['mcpServers'],
   },
   codex: {
     configPath: (place) => join(place.env.CODEX_HOME || join(place.home, '.codex'), 'config.toml'),
@@ -72,7 +83,7 @@ export const CLIENTS: Record<ClientId, ClientSpec> = {
     format: 'json',
     id: 'cursor',
     label: 'Cursor',
-    serversKey: 'mcpServers',
+    serversPath: () => ['mcpServers'],
   },
   vscode: {
     configPath: (place) => join(place.cwd, '.vscode', 'mcp.json'),
@@ -80,7 +91,7 @@ export const CLIENTS: Record<ClientId, ClientSpec> = {
     format: 'json',
     id: 'vscode',
     label: 'VS Code',
-    serversKey: 'servers',
+    serversPath: () => ['servers'],
   },
 }
 
@@ -90,15 +101,17 @@ export function shellQuote(word: string, platform: NodeJS.Platform = process.pla
   return platform === 'win32' ? `"${word.replaceAll('"', '""')}"` : `'${word.replaceAll("'", String.raw`'\''`)}'`
 }
 
-/** The `claude mcp add` line that registers the server with Claude Code. */
-export function claudeAddCommand(name: string, launch: Launch, platform: NodeJS.Platform = process.platform): string {
-  return ['claude', 'mcp', 'add', name, '--', launch.command, ...launch.args].map((w) => shellQuote(w, platform)).join(' ')
+/** The `claude mcp add` line that registers the server with Claude Code, in the given scope (default local). */
+export function claudeAddCommand(name: string, launch: Launch, platform: NodeJS.Platform = process.platform, scope: ClaudeScope = 'local'): string {
+  const scoped = scope === 'local' ? [] : ['--scope', scope]
+  return ['claude', 'mcp', 'add', ...scoped, name, '--', launch.command, ...launch.args].map((w) => shellQuote(w, platform)).join(' ')
 }
 
 /** What a person pastes into the client's config file: the entry inside its enclosing object, or the TOML table. */
-export function configSnippet(client: ClientSpec, name: string, launch: Launch): string {
+export function configSnippet(client: ClientSpec, name: string, launch: Launch, place: Place): string {
   if (client.format === 'toml') return tomlTable(name, launch).trimEnd()
-  return JSON.stringify({[client.serversKey]: {[name]: client.entry(launch)}}, null, 2)
+  const nested = client.serversPath(place).reduceRight<Record<string, unknown>>((inner, key) => ({[key]: inner}), {[name]: client.entry(launch)})
+  return JSON.stringify(nested, null, 2)
 }
 
 /** Names JavaScript objects keep for themselves: clients written in JavaScript may lose or misread such an entry. */

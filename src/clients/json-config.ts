@@ -84,13 +84,14 @@ function applyAll(text: string, edits: Edit[]): string {
 }
 
 /**
- * Puts one server entry into a client's JSON or JSONC config text under `serversKey` (`mcpServers`, or `servers` for
- * VS Code), editing the text in place: comments, formatting, key order and every value it does not set stay byte
- * for byte (a 20-digit number, `1e2`, another server). Only the keys of `entry` are written; an entry already under
- * this name keeps its other keys (`env`, `disabled`, …). Parsed with jsonc-parser; a text it cannot read with
- * certainty (not JSON, a key it must edit given twice) is refused.
+ * Puts one server entry into a client's JSON or JSONC config text, in the object found by following `serversPath`
+ * (`["mcpServers"]`; `["servers"]` for VS Code; `["projects", "/my/app", "mcpServers"]` for a Claude Code local server),
+ * creating what is missing on the way. The text is edited in place: comments, formatting, key order and every value
+ * it does not set stay byte for byte (a 20-digit number, `1e2`, another server). Only the keys of `entry` are written;
+ * an entry already under this name keeps its other keys (`env`, `disabled`, …). Parsed with jsonc-parser; a text it
+ * cannot read with certainty (not JSON, a key it must follow or edit given twice) is refused.
  */
-export function mergeJsonServer(text: string, serversKey: string, name: string, entry: Record<string, unknown>): MergeResult {
+export function mergeJsonServer(text: string, serversPath: readonly string[], name: string, entry: Record<string, unknown>): MergeResult {
   const base = text.trim() === '' ? '{}\n' : text
   const errors: ParseError[] = []
   const root = parseTree(base, errors, {allowEmptyContent: false, allowTrailingComma: true, disallowComments: false})
@@ -101,36 +102,50 @@ export function mergeJsonServer(text: string, serversKey: string, name: string, 
   }
 
   if (root.type !== 'object') throw new ClientConfigError('UNPARSABLE_CLIENT_CONFIG', 'it does not hold a JSON object')
-  const servers = propertyOf(root, serversKey, base, '')
-  if (servers && servers.type !== 'object') throw new ClientConfigError('UNPARSABLE_CLIENT_CONFIG', `its "${serversKey}" is not an object`)
-  const previous = servers && propertyOf(servers, name, base, `in "${serversKey}", `)
-  if (previous && previous.type !== 'object') throw new ClientConfigError('UNPARSABLE_CLIENT_CONFIG', `its "${serversKey}.${name}" is not an object`)
-
   const style = styleOf(base)
-  let edits: Edit[]
-  if (!servers) edits = addProperty(root, serversKey, {[name]: entry}, base, style)
-  else if (!previous) edits = addProperty(servers, name, entry, base, style)
-  else if ((previous.children ?? []).length === 0) edits = [{content: render(entry, indentAt(base, previous.parent!.offset), style), length: previous.length, offset: previous.offset}]
-  else {
-    edits = []
-    const missing: Record<string, unknown> = {}
-    for (const [key, value] of Object.entries(entry)) {
-      const node = propertyOf(previous, key, base, `in "${serversKey}.${name}", `)
-      if (!node) missing[key] = value
-      else if (!isDeepStrictEqual(getNodeValue(node), value)) edits.push({content: render(value, indentAt(base, node.parent!.offset), style), length: node.length, offset: node.offset})
+  // Down the path as far as it exists; the first missing key gets the rest of the path, with the entry inside.
+  let object = root
+  for (const [depth, key] of serversPath.entries()) {
+    const where = serversPath.slice(0, depth).map((k) => `${JSON.stringify(k)}.`).join('')
+    const child = propertyOf(object, key, base, where ? `in ${where.slice(0, -1)}, ` : '')
+    if (!child) {
+      const rest = serversPath.slice(depth + 1).reduceRight<Record<string, unknown>>((inner, k) => ({[k]: inner}), {[name]: entry})
+      return {status: 'added', text: finish(applyAll(base, addProperty(object, key, rest, base, style)), style)}
     }
 
-    // Keys the entry lacks go in together, after its last one, in the order this command gives them.
-    const added = Object.entries(missing).map(([key, value]) => addProperty(previous, key, value, base, style))
-    if (added.length > 0) {
-      const [first, ...rest] = added
-      const line = first.at(-1)!
-      edits.push(...first.slice(0, -1), {...line, content: line.content + rest.map((e) => (e.length > 1 ? e[0].content + e[1].content : e[0].content)).join('')})
-    }
-
-    if (edits.length === 0) return {status: 'unchanged', text}
+    if (child.type !== 'object') throw new ClientConfigError('UNPARSABLE_CLIENT_CONFIG', `its "${serversPath.slice(0, depth + 1).join('.')}" is not an object`)
+    object = child
   }
 
-  const edited = applyAll(base, edits)
-  return {status: previous ? 'updated' : 'added', text: edited.endsWith('\n') ? edited : `${edited}${style.eol}`}
+  const at = serversPath.join('.')
+  const previous = propertyOf(object, name, base, `in "${at}", `)
+  if (!previous) return {status: 'added', text: finish(applyAll(base, addProperty(object, name, entry, base, style)), style)}
+  if (previous.type !== 'object') throw new ClientConfigError('UNPARSABLE_CLIENT_CONFIG', `its "${at}.${name}" is not an object`)
+  if ((previous.children ?? []).length === 0) {
+    return {status: 'updated', text: finish(applyAll(base, [{content: render(entry, indentAt(base, previous.parent!.offset), style), length: previous.length, offset: previous.offset}]), style)}
+  }
+
+  const edits: Edit[] = []
+  const missing: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(entry)) {
+    const node = propertyOf(previous, key, base, `in "${at}.${name}", `)
+    if (!node) missing[key] = value
+    else if (!isDeepStrictEqual(getNodeValue(node), value)) edits.push({content: render(value, indentAt(base, node.parent!.offset), style), length: node.length, offset: node.offset})
+  }
+
+  // Keys the entry lacks go in together, after its last one, in the order this command gives them.
+  const added = Object.entries(missing).map(([key, value]) => addProperty(previous, key, value, base, style))
+  if (added.length > 0) {
+    const [first, ...rest] = added
+    const line = first.at(-1)!
+    edits.push(...first.slice(0, -1), {...line, content: line.content + rest.map((e) => (e.length > 1 ? e[0].content + e[1].content : e[0].content)).join('')})
+  }
+
+  if (edits.length === 0) return {status: 'unchanged', text}
+  return {status: 'updated', text: finish(applyAll(base, edits), style)}
+}
+
+/** The edited text, ending with a line break as a config file does. */
+function finish(text: string, style: Style): string {
+  return text.endsWith('\n') ? text : `${text}${style.eol}`
 }

@@ -25,23 +25,23 @@ describe('mergeJsonServer', () => {
       text: json({mcpServers: {other, taskbox: {command: 'old', args: [], env: {TOKEN: 'x'}}}}),
     },
   ])('$name → $status', ({expected, status, text}) => {
-    const result = mergeJsonServer(text, 'mcpServers', 'taskbox', entry)
+    const result = mergeJsonServer(text, ['mcpServers'], 'taskbox', entry)
     expect(result.status).toBe(status)
     expect(JSON.parse(result.text)).toEqual(expected)
   })
 
   it('leaves a file that already has the entry exactly as it is', () => {
     const text = json({mcpServers: {taskbox: entry}}, 4)
-    expect(mergeJsonServer(text, 'mcpServers', 'taskbox', entry)).toEqual({status: 'unchanged', text})
+    expect(mergeJsonServer(text, ['mcpServers'], 'taskbox', entry)).toEqual({status: 'unchanged', text})
   })
 
   it('writes VS Code servers under "servers", next to its inputs', () => {
-    const result = mergeJsonServer(json({inputs: [{id: 'key'}]}), 'servers', 'taskbox', {type: 'stdio', ...entry})
+    const result = mergeJsonServer(json({inputs: [{id: 'key'}]}), ['servers'], 'taskbox', {type: 'stdio', ...entry})
     expect(JSON.parse(result.text)).toEqual({inputs: [{id: 'key'}], servers: {taskbox: {type: 'stdio', ...entry}}})
   })
 
   it.each([['    '], ['\t']])('keeps the file\'s indentation (%j)', (indent) => {
-    const result = mergeJsonServer(json({mcpServers: {}}, indent), 'mcpServers', 'taskbox', entry)
+    const result = mergeJsonServer(json({mcpServers: {}}, indent), ['mcpServers'], 'taskbox', entry)
     expect(result.text).toBe(json({mcpServers: {taskbox: entry}}, indent))
   })
 
@@ -58,7 +58,7 @@ describe('mergeJsonServer', () => {
       '}',
       '',
     ].join('\n')
-    const result = mergeJsonServer(text, 'mcpServers', 'taskbox', entry)
+    const result = mergeJsonServer(text, ['mcpServers'], 'taskbox', entry)
     expect(result.status).toBe('added')
     const kept = ['// my servers (VS Code and Cursor read comments)', '"budget": 12345678901234567890,', '"ratio": 1e2,', '"dup": 1, "dup": 2,', '/* the other one */ "other": {"command": "other", "args": ["serve"]}']
     for (const line of kept) expect(result.text).toContain(line)
@@ -66,7 +66,7 @@ describe('mergeJsonServer', () => {
     expect(result.text).toContain('"taskbox": {')
 
     // Updating our entry touches only the keys this command sets.
-    const updated = mergeJsonServer(result.text.replace('"/usr/bin/node"', '"/old/node"').replace('"taskbox": {', '"taskbox": {\n      "env": {"N": 12345678901234567890},'), 'mcpServers', 'taskbox', entry)
+    const updated = mergeJsonServer(result.text.replace('"/usr/bin/node"', '"/old/node"').replace('"taskbox": {', '"taskbox": {\n      "env": {"N": 12345678901234567890},'), ['mcpServers'], 'taskbox', entry)
     expect(updated.status).toBe('updated')
     expect(updated.text).toContain('"env": {"N": 12345678901234567890}')
     expect(updated.text).toContain('"/usr/bin/node"')
@@ -74,8 +74,8 @@ describe('mergeJsonServer', () => {
   })
 
   it('accepts a trailing comma, and keeps CRLF line ends', () => {
-    expect(mergeJsonServer('{"mcpServers": {},}', 'mcpServers', 'taskbox', entry).status).toBe('added')
-    expect(mergeJsonServer('{\r\n  "mcpServers": {}\r\n}\r\n', 'mcpServers', 'taskbox', entry).text).not.toMatch(/[^\r]\n/)
+    expect(mergeJsonServer('{"mcpServers": {},}', ['mcpServers'], 'taskbox', entry).status).toBe('added')
+    expect(mergeJsonServer('{\r\n  "mcpServers": {}\r\n}\r\n', ['mcpServers'], 'taskbox', entry).text).not.toMatch(/[^\r]\n/)
   })
 
   it.each([
@@ -87,7 +87,7 @@ describe('mergeJsonServer', () => {
     {code: 'UNSAFE_CLIENT_CONFIG', name: 'our entry twice', text: '{"mcpServers": {"taskbox": {}, "taskbox": {}}}'},
     {code: 'UNSAFE_CLIENT_CONFIG', name: 'a key of ours twice in our entry', text: '{"mcpServers": {"taskbox": {"command": "a", "command": "b"}}}'},
   ])('refuses $name ($code)', ({code, text}) => {
-    expect(() => mergeJsonServer(text, 'mcpServers', 'taskbox', entry)).toThrow(expect.objectContaining({code}))
+    expect(() => mergeJsonServer(text, ['mcpServers'], 'taskbox', entry)).toThrow(expect.objectContaining({code}))
   })
 })
 
@@ -162,7 +162,7 @@ describe('updateConfigFile', () => {
     return dir
   }
 
-  const merge = (text: string) => mergeJsonServer(text, 'mcpServers', 'taskbox', entry)
+  const merge = (text: string) => mergeJsonServer(text, ['mcpServers'], 'taskbox', entry)
   const backups = (dir: string) => readdirSync(dir).filter((f) => f.endsWith('.bak'))
 
   it('creates a missing file and its directories, with no backup', async () => {
@@ -185,7 +185,7 @@ describe('updateConfigFile', () => {
     expect(statSync(path).mode & 0o777).toBe(0o600)
     expect(JSON.parse(readFileSync(path, 'utf8')).mcpServers.other).toEqual({command: 'o'})
 
-    const second = await updateConfigFile(path, (text) => mergeJsonServer(text, 'mcpServers', 'taskbox', {...entry, args: ['new']}))
+    const second = await updateConfigFile(path, (text) => mergeJsonServer(text, ['mcpServers'], 'taskbox', {...entry, args: ['new']}))
     expect(second.status).toBe('updated')
     expect(second.backup).not.toBe(first.backup)
     expect(readFileSync(first.backup!, 'utf8')).toBe(before)

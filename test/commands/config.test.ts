@@ -42,7 +42,7 @@ describe('mcp config: what each client gets', () => {
     ['cursor', join(home, '.cursor/mcp.json'), {mcpServers: {taskbox: {command: process.execPath, args: LAUNCH}}}],
     ['claude-desktop', join(home, 'config/Claude/claude_desktop_config.json'), {mcpServers: {taskbox: {command: process.execPath, args: LAUNCH}}}],
     ['vscode', join(project, '.vscode/mcp.json'), {servers: {taskbox: {type: 'stdio', command: process.execPath, args: LAUNCH}}}],
-    ['claude-code', join(project, '.mcp.json'), {mcpServers: {taskbox: {type: 'stdio', command: process.execPath, args: LAUNCH}}}],
+    ['claude-code', join(home, '.claude.json'), {projects: {[project]: {mcpServers: {taskbox: {type: 'stdio', command: process.execPath, args: LAUNCH}}}}}],
   ])('%s: stdout is exactly the JSON for %s', async (client, path, expected) => {
     const ran = await config(['--client', client])
     expect(ran.code).toBe(0)
@@ -106,17 +106,35 @@ describe('mcp config --write', () => {
     expect(readdirSync(dir).filter((f) => f.endsWith('.bak'))).toHaveLength(1)
   })
 
-  it('writes the project files of Claude Code and VS Code in the current directory', async () => {
+  it('writes the project files of Claude Code (--scope project) and VS Code in the current directory', async () => {
     const dir = join(space.dir, 'workspace')
     mkdirSync(join(dir, '.vscode'), {recursive: true})
     writeFileSync(join(dir, '.vscode/mcp.json'), JSON.stringify({inputs: [], servers: {other: {type: 'stdio', ...other}}}))
     expect((await config(['--client', 'vscode', '--write'], dir)).code).toBe(0)
-    expect((await config(['--client', 'claude-code', '--write'], dir)).code).toBe(0)
+    const claude = await config(['--client', 'claude-code', '--scope', 'project', '--write'], dir)
+    expect(claude.code).toBe(0)
+    // Said plainly: Claude Code holds a project server until someone approves it.
+    expect(claude.stdout).toContain('asks each person once before it connects')
     expect(JSON.parse(readFileSync(join(dir, '.vscode/mcp.json'), 'utf8'))).toEqual({
       inputs: [],
       servers: {other: {type: 'stdio', ...other}, taskbox: {type: 'stdio', command: process.execPath, args: LAUNCH}},
     })
     expect(JSON.parse(readFileSync(join(dir, '.mcp.json'), 'utf8'))).toEqual({mcpServers: {taskbox: {type: 'stdio', command: process.execPath, args: LAUNCH}}})
+  })
+
+  it('writes a Claude Code server where claude mcp add does: local scope, under the directory in ~/.claude.json', async () => {
+    const dir = join(space.dir, 'local-scope')
+    mkdirSync(dir)
+    const file = join(home, '.claude.json')
+    mkdirSync(home, {recursive: true})
+    writeFileSync(file, JSON.stringify({numStartups: 12, projects: {'/elsewhere': {allowedTools: [], mcpServers: {}}}}, null, 2))
+    const ran = await config(['--client', 'claude-code', '--write'], dir)
+    expect(ran.code).toBe(0)
+    expect(ran.stdout).toContain(`connects to it when started in ${dir}, without asking`)
+    const written = JSON.parse(readFileSync(file, 'utf8'))
+    expect(written.numStartups).toBe(12)
+    expect(written.projects['/elsewhere']).toEqual({allowedTools: [], mcpServers: {}})
+    expect(written.projects[dir].mcpServers.taskbox).toEqual({type: 'stdio', command: process.execPath, args: LAUNCH})
   })
 
   it("edits VS Code's JSONC in place: its comments and every other byte stay", async () => {

@@ -44,7 +44,9 @@ describe('shell words', () => {
 describe('client config paths', () => {
   const place = (platform: NodeJS.Platform, env: NodeJS.ProcessEnv = {}): Place => ({cwd: '/work/app', env, home: '/home/me', platform})
   it.each([
-    ['claude-code', place('linux'), '/work/app/.mcp.json'],
+    ['claude-code', place('linux'), '/home/me/.claude.json'],
+    ['claude-code', {...place('linux'), scope: 'project'}, '/work/app/.mcp.json'],
+    ['claude-code', place('linux', {CLAUDE_CONFIG_DIR: '/etc/claude'}), '/etc/claude/.claude.json'],
     ['vscode', place('darwin'), '/work/app/.vscode/mcp.json'],
     ['cursor', place('linux'), '/home/me/.cursor/mcp.json'],
     ['codex', place('linux'), '/home/me/.codex/config.toml'],
@@ -62,7 +64,9 @@ describe('client config paths', () => {
     const here = place('linux')
     expect(JSON.parse(clientSetup('cursor', 'tb', launch, here).snippet)).toEqual({mcpServers: {tb: {args: ['x'], command: '/bin/cli'}}})
     expect(JSON.parse(clientSetup('claude-desktop', 'tb', launch, here).snippet)).toEqual({mcpServers: {tb: {args: ['x'], command: '/bin/cli'}}})
-    expect(JSON.parse(clientSetup('claude-code', 'tb', launch, here).snippet)).toEqual({mcpServers: {tb: {args: ['x'], command: '/bin/cli', type: 'stdio'}}})
+    expect(JSON.parse(clientSetup('claude-code', 'tb', launch, here).snippet)).toEqual({projects: {'/work/app': {mcpServers: {tb: {args: ['x'], command: '/bin/cli', type: 'stdio'}}}}})
+    expect(JSON.parse(clientSetup('claude-code', 'tb', launch, {...here, scope: 'user'}).snippet)).toEqual({mcpServers: {tb: {args: ['x'], command: '/bin/cli', type: 'stdio'}}})
+    expect(clientSetup('claude-code', 'tb', launch, {...here, scope: 'project'}).addCommand).toBe('claude mcp add --scope project tb -- /bin/cli x')
     expect(JSON.parse(clientSetup('vscode', 'tb', launch, here).snippet)).toEqual({servers: {tb: {args: ['x'], command: '/bin/cli', type: 'stdio'}}})
     expect(clientSetup('codex', 'tb', launch, here).snippet).toBe('[mcp_servers.tb]\ncommand = "/bin/cli"\nargs = ["x"]')
     expect(clientSetup('claude-code', 'tb', launch, here).addCommand).toBe('claude mcp add tb -- /bin/cli x')

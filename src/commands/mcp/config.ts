@@ -2,7 +2,7 @@ import {Flags} from '@oclif/core'
 import {resolve} from 'node:path'
 
 import {type ClientSetup, clientSetup, writeClientConfig} from '../../clients/client-config.js'
-import {checkServerName, CLIENT_IDS, currentPlace} from '../../clients/clients.js'
+import {CLAUDE_SCOPES, type ClaudeScope, checkServerName, CLIENT_IDS, currentPlace} from '../../clients/clients.js'
 import {ClientConfigError, type WriteOutcome} from '../../clients/config-file.js'
 import {type Launch, resolveLaunch} from '../../clients/launch.js'
 import {projectionFlags, serverFlags} from '../../flags.js'
@@ -18,22 +18,34 @@ interface ConfigResult {
 
 const WRITTEN = {added: 'Added', unchanged: 'Already up to date:', updated: 'Updated'}
 
+/** What Claude Code does with a server of each scope, said after writing one. */
+const CLAUDE_SCOPE_NOTES: Record<ClaudeScope, (cwd: string, name: string) => string> = {
+  local: (cwd) => `Claude Code connects to it when started in ${cwd}, without asking (local scope, as \`claude mcp add\` writes it).`,
+  project: (cwd, name) =>
+    `Claude Code asks each person once before it connects to a project's .mcp.json servers: start \`claude\` in ${cwd} and approve "${name}" (until then it is "pending approval"). --scope local connects without asking.`,
+  user: () => 'Claude Code connects to it in every directory, without asking (user scope).',
+}
+
 export default class McpConfig extends HostCommand {
   static summary = 'Print (or write) what an MCP client needs to launch this CLI as a server.'
   static description = `Prints the entry that makes Claude Code, Claude Desktop, Cursor, VS Code or Codex start "<%= config.bin %> mcp stdio", with absolute paths resolved on this machine and the flags given here (--cwd, --profile, --read-only, --tools, --exclude, --max-tools, --max-bytes) passed on. Without --client, prints the entry for every client.
 
 The command is this CLI's executable on PATH when it resolves into this CLI's package, else the package's bin script; a plain Node script is launched with the absolute path of the Node running now, because hosts like Claude Desktop start servers with a minimal PATH.
 
---write merges the entry into the client's config file: Claude Code's .mcp.json and VS Code's .vscode/mcp.json in the current directory, Cursor's ~/.cursor/mcp.json, Claude Desktop's claude_desktop_config.json, Codex's ~/.codex/config.toml. The file is edited in place: only the entry of this name changes, and comments (VS Code and Cursor accept JSONC), formatting and every other value stay byte for byte; the previous file is kept as <file>.<time>.bak; a symlink is followed and stays a link; a file that cannot be read with certainty (not JSON, a key to edit given twice, not a regular file) is left untouched with an error.`
+--write merges the entry into the client's config file: for Claude Code where \`claude mcp add\` puts it (by default the local scope: this directory's entry in ~/.claude.json, which Claude Code connects to without asking; --scope user or project for the others: a project's .mcp.json waits until each person approves it), VS Code's .vscode/mcp.json in the current directory, Cursor's ~/.cursor/mcp.json, Claude Desktop's claude_desktop_config.json, Codex's ~/.codex/config.toml. The file is edited in place: only the entry of this name changes, and comments (VS Code and Cursor accept JSONC), formatting and every other value stay byte for byte; the previous file is kept as <file>.<time>.bak; a symlink is followed and stays a link; a file that cannot be read with certainty (not JSON, a key to edit given twice, not a regular file) is left untouched with an error.`
   static enableJsonFlag = true
   static examples = [
-    {command: '<%= config.bin %> <%= command.id %> --client claude-code', description: 'The `claude mcp add` line and the .mcp.json entry'},
+    {command: '<%= config.bin %> <%= command.id %> --client claude-code', description: 'The `claude mcp add` line, and the entry it writes'},
     {command: '<%= config.bin %> <%= command.id %> --client cursor --write --cwd ~/projects/app', description: 'Add the server to Cursor, running commands in ~/projects/app'},
     {command: '<%= config.bin %> <%= command.id %> --client codex --read-only --name <%= config.bin %>-ro', description: 'A read-only server for Codex, under another name'},
   ]
   static flags = {
     ...projectionFlags,
     client: Flags.option({description: 'The MCP client to configure (default: print for every client).', options: CLIENT_IDS})(),
+    scope: Flags.option({
+      description: "Claude Code only: local (default, this directory, in ~/.claude.json, as `claude mcp add` writes it), user (every directory), or project (this directory's .mcp.json, which Claude Code asks each person to approve once).",
+      options: CLAUDE_SCOPES,
+    })(),
     'config-path': Flags.string({dependsOn: ['client'], description: "Use this file instead of the client's usual config file."}),
     cwd: serverFlags.cwd,
     name: Flags.string({description: "The server's name in the client (default: the CLI's bin)."}),
@@ -49,7 +61,7 @@ The command is this CLI's executable on PATH when it resolves into this CLI's pa
     await prepareServerFor(this, flags).dispose()
 
     const launch = resolveLaunch(this.config, {...flags, maxBytes: flags['max-bytes'], maxTools: flags['max-tools'], readOnly: flags['read-only']})
-    const place = currentPlace()
+    const place = currentPlace(flags.scope)
     const clients = (flags.client ? [flags.client] : CLIENT_IDS).map((id) => {
       const setup = clientSetup(id, name, launch, place)
       return flags['config-path'] ? {...setup, path: resolve(flags['config-path'])} : setup
@@ -62,7 +74,7 @@ The command is this CLI's executable on PATH when it resolves into this CLI's pa
     const [setup] = clients
     let written: WriteOutcome
     try {
-      written = await writeClientConfig(setup.client, name, launch, setup.path)
+      written = await writeClientConfig(setup.client, name, launch, setup.path, place)
     } catch (error) {
       if (!(error instanceof ClientConfigError)) throw error
       this.error(`Cannot update ${setup.path}: ${error.message}. The file was not changed.`, {
@@ -74,6 +86,7 @@ The command is this CLI's executable on PATH when it resolves into this CLI's pa
 
     const backup = written.backup ? ` (previous version kept as ${written.backup})` : ''
     this.log(`${WRITTEN[written.status]} "${name}" in ${setup.label}'s ${written.path}${backup}`)
+    if (setup.client === 'claude-code') this.log(CLAUDE_SCOPE_NOTES[flags.scope ?? 'local'](place.cwd, name))
     return {clients, launch, name, written}
   }
 
@@ -84,7 +97,7 @@ The command is this CLI's executable on PATH when it resolves into this CLI's pa
     if (setup.addCommand) {
       this.logToStderr(`# ${setup.label}: register it with the claude CLI`)
       this.log(setup.addCommand)
-      this.logToStderr(`# or share it with the project in ${setup.path}:`)
+      this.logToStderr(`# or put this into ${setup.path} (what --write does):`)
     } else {
       this.logToStderr(`# ${setup.label}: add this to ${setup.path} (or run again with --client ${setup.client} --write):`)
     }
