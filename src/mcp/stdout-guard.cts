@@ -46,3 +46,14 @@ export function claimsStdout(id: string | undefined, argv: readonly string[]): b
   if (command === 'stdio') return true
   return ['call', 'config', 'tools'].includes(command) && rest.includes('--json')
 }
+
+/**
+ * Why this plugin's commands cannot run in this host, in one line, or undefined when they can. A CLI of the oclif v1
+ * era (@oclif/config 1, with @oclif/command) loads commands with require(), and this plugin is ES modules: that
+ * works only on a Node that can require() them (20.19 and 22.12 on); elsewhere the host would fail with a stack
+ * trace about ERR_REQUIRE_ESM. Said from this CommonJS hook, which every host can load, before the command is.
+ */
+export function hostRefusal(id: string | undefined, hostBase: string | undefined, features: {require_module?: boolean} = process.features as never): string | undefined {
+  if (!id?.startsWith('mcp') || !hostBase?.startsWith('@oclif/config@1') || features.require_module) return undefined
+  return `oclif-plugin-mcp cannot run in this CLI on Node ${process.version}: the CLI is built on ${hostBase} (oclif v1), which loads plugins with require(), and this Node cannot require() ES modules. Run the CLI on Node 20.19, 22.12 or later, or move the CLI to @oclif/core.`
+}

@@ -4,6 +4,7 @@ import * as z from 'zod'
 import {type CommandSettings, ConfigError, idPattern, parseCommandSettings, type Settings} from '../config.js'
 import {type Hints, type HintSource, resolveHints, writingFlagReason} from './annotations.js'
 import {canonicalJson} from './canonical-json.js'
+import {jsonErrorsKeepMessage} from './child-env.js'
 import {commandSummary, displayId, renderTemplate, toolDescription, topicIds} from './describe.js'
 import {MAX_KEY_LENGTH} from './idempotency.js'
 import {assignToolNames, shortHash} from './naming.js'
@@ -129,6 +130,7 @@ function describeCommandTool(
   settings: Settings,
   schemaOptions: SchemaOptions,
   topics: ReadonlySet<string>,
+  jsonOk: boolean,
 ): Omit<CommandTool, 'name'> {
   const shownId = displayId(command.id, config)
   const summary = commandSummary(command, config)
@@ -168,7 +170,8 @@ function describeCommandTool(
     hints: flags,
     id: command.id,
     input: buildToolInput(command, omit),
-    json: Boolean(command.enableJsonFlag),
+    // On hosts whose --json errors lose their message, commands answer in text: the model must read why they failed.
+    json: Boolean(command.enableJsonFlag) && jsonOk,
     summary,
     timeoutMs: merged.timeout ? merged.timeout * 1000 : settings.timeoutMs,
     title,
@@ -210,10 +213,11 @@ export function buildRegistry(config: Config, settings: Settings): Registry {
     serverShape: serverShape(settings),
   }
   const topics = topicIds(chosen.map(({command}) => command.id))
+  const jsonOk = jsonErrorsKeepMessage(config)
   const built: Omit<CommandTool, 'name'>[] = []
   for (const entry of chosen) {
     try {
-      built.push(describeCommandTool(entry, config, settings, schemaOptions, topics))
+      built.push(describeCommandTool(entry, config, settings, schemaOptions, topics, jsonOk))
     } catch (error) {
       if (error instanceof ConfigError) throw error
       // One command we cannot describe faithfully must not take the other tools (or the server) down.

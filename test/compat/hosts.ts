@@ -37,6 +37,35 @@ export const HOST4: Host = {
   separator: ' ',
 }
 
+/** Fixture hosts on older @oclif/core majors, on Node 20, each with its own node_modules; the plugin is linked in. */
+export const HOST2: Host = {
+  bin: 'host2',
+  linked: [ROOT],
+  node: NODE20,
+  script: join(ROOT, 'test/fixtures/host-core2/bin/run.js'),
+  separator: ' ',
+}
+
+export const HOST3: Host = {
+  bin: 'host3',
+  linked: [ROOT],
+  node: NODE20,
+  script: join(ROOT, 'test/fixtures/host-core3/bin/run.js'),
+  separator: ' ',
+}
+
+/** Node 20.18 (the npm package `node`, installed by run.sh into test/compat/node20-18): it cannot require() ES modules. */
+export const NODE20_18 = join(ROOT, 'test/compat/node20-18/node_modules/.bin/node')
+
+/** A CommonJS CLI of the oclif v1 era (@oclif/command, @oclif/config 1), with its own node_modules; the plugin is linked. */
+export const HOSTV1: Host = {
+  bin: 'hostv1',
+  linked: [ROOT],
+  node: NODE20,
+  script: join(ROOT, 'test/fixtures/host-v1/bin/run'),
+  separator: ':',
+}
+
 export const HOST5: Host = {
   bin: 'host5',
   linked: [ROOT],
@@ -72,7 +101,10 @@ export const HEROKU: Host = {
 /** Versions the matrix runs with, read from what is installed. */
 export const VERSIONS = {
   core4: versionOf(join(ROOT, 'node_modules/@oclif/core/package.json')),
+  core2: versionOf(join(ROOT, 'test/fixtures/host-core2/node_modules/@oclif/core/package.json')),
+  core3: versionOf(join(ROOT, 'test/fixtures/host-core3/node_modules/@oclif/core/package.json')),
   core5: versionOf(join(ROOT, 'test/fixtures/host-core5/node_modules/@oclif/core/package.json')),
+  configV1: versionOf(join(ROOT, 'test/fixtures/host-v1/node_modules/@oclif/config/package.json')),
   heroku: versionOf(join(HEROKU_ROOT, 'package.json')),
   herokuCore: versionOf(join(HEROKU_ROOT, '../@oclif/core/package.json')),
   plugin: versionOf(join(ROOT, 'package.json')),

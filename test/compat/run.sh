@@ -44,6 +44,10 @@ install test/compat/heroku &
 heroku_install=$!
 status=0
 install test/compat/node22 || status=1
+install test/compat/node20-18 || status=1
+install test/fixtures/host-v1 || status=1
+install test/fixtures/host-core2 || status=1
+install test/fixtures/host-core3 || status=1
 install test/fixtures/host-core5 || status=1
 install test/compat/inspector || status=1
 wait "$heroku_install" || status=1

@@ -1,6 +1,6 @@
 import type {Hook} from '@oclif/core'
 
-import {claimStdout, claimsStdout} from '../../mcp/stdout-guard.cjs'
+import {claimStdout, claimsStdout, hostRefusal} from '../../mcp/stdout-guard.cjs'
 
 /**
  * For `mcp stdio`, stdout belongs to the protocol from the earliest moment a plugin can act, and for our commands
@@ -11,6 +11,12 @@ import {claimStdout, claimsStdout} from '../../mcp/stdout-guard.cjs'
  * require(). So this hook claims stdout before any ES module hook can run, whatever plugin it belongs to.
  */
 const hook: Hook.Init = async function (options) {
+  const refusal = hostRefusal(options.id, (options.config as {_base?: string})._base)
+  if (refusal) {
+    process.stderr.write(`${refusal}\n`)
+    process.exit(2)
+  }
+
   if (claimsStdout(options.id, options.argv)) claimStdout()
 }
 

@@ -1,7 +1,5 @@
 import type {Command, Config} from '@oclif/core'
 
-import {createRequire} from 'node:module'
-import {join} from 'node:path'
 import * as z from 'zod'
 
 import type {Projection} from '../projection.js'
@@ -11,17 +9,9 @@ import {type CommandTool, definitionHash} from '../registry.js'
 import {errorResult, type ToolResult} from '../result.js'
 import {findExecutable, unknownCommandMessage} from '../projection.js'
 import {commandExamples, displayId, renderTemplate} from '../describe.js'
+import {hostCoreVersion} from '../child-env.js'
 import {toJsonSchema} from '../schema.js'
 import {type BuiltinTool, jsonResult} from './tool.js'
-
-function hostCoreVersion(config: Config): string | undefined {
-  try {
-    const require = createRequire(join(config.root, 'package.json'))
-    return (require('@oclif/core/package.json') as {version: string}).version
-  } catch {
-    return undefined
-  }
-}
 
 function flagInfo(flag: Command.Flag.Cached) {
   return {
