@@ -22,8 +22,15 @@ let ejs: typeof import('ejs') | undefined
  */
 export function renderTemplate(text: string, config: Config, command: Command.Cached): string {
   if (!text.includes('<%')) return text
-  ejs ??= requireHere('ejs') as typeof import('ejs')
   const data = {...config, command: {...command, id: displayId(command.id, config)}, config}
+  // Most templates are a property path (`<%= config.bin %>`): read it directly, and load ejs only for the others.
+  const simple = text.replaceAll(/<%[=-]?\s*([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\s*%>/g, (whole, path: string) => {
+    let value: unknown = data
+    for (const key of path.split('.')) value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined
+    return typeof value === 'string' || typeof value === 'number' ? String(value) : whole
+  })
+  if (!simple.includes('<%')) return simple
+  ejs ??= requireHere('ejs') as typeof import('ejs')
   const options = {escape: (value: unknown) => String(value)}
   try {
     return ejs.render(text, data, options)

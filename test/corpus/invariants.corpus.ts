@@ -5,13 +5,13 @@
 // isError result that says why; a warm worker answers exactly as a cold run. It prints start-up and call figures.
 import {afterAll, beforeAll, describe, expect, it} from '@jest/globals'
 import {spawn} from 'node:child_process'
-import {mkdirSync, mkdtempSync, realpathSync, rmSync} from 'node:fs'
+import {existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {performance} from 'node:perf_hooks'
 
 import {malformation, type Message, RawStdio} from '../helpers/raw-stdio.js'
-import {type Call, CORPUS, type CorpusCli, nodeOf, prepare, scriptOf, versionOf} from './clis.js'
+import {type Call, CORPUS, type CorpusCli, installDir, nodeOf, packageRoot, prepare, ROOT, scriptOf, versionOf} from './clis.js'
 
 /** Keywords Gemini, OpenAI and other clients refuse in a tool's input schema. */
 const REJECTED_KEYWORDS = ['propertyNames', 'patternProperties', 'exclusiveMinimum', 'exclusiveMaximum', 'uniqueItems', 'const', '$ref', '$defs']
@@ -19,10 +19,39 @@ const NAME = /^[A-Za-z0-9_-]{1,45}$/
 
 const space = realpathSync(mkdtempSync(join(tmpdir(), 'mcp-invariants-')))
 const figures: string[] = []
+/** One row a CLI of the README's corpus table, filled in as its tests run. */
+const rows = new Map<string, {commands?: number; startupMs?: number; warmMs?: number}>()
 afterAll(() => {
   rmSync(space, {force: true, recursive: true})
   if (figures.length > 0) process.stdout.write(`\ncorpus figures (this machine, one run each):\n${figures.join('\n')}\n`)
+  if (process.env.CORPUS_UPDATE === '1' && rows.size === CORPUS.length) writeReadmeTable()
 })
+
+/** The README's table of the corpus, between its markers, from this run. */
+function writeReadmeTable(): void {
+  const file = join(ROOT, 'README.md')
+  const text = readFileSync(file, 'utf8')
+  const [begin, end] = ['<!-- corpus-table -->', '<!-- corpus-table-end -->']
+  if (!text.includes(begin) || !text.includes(end)) return
+  const lines = [
+    '| CLI | its oclif | runtime | commands served | how it gets the plugin | start-up (to the initialize answer) | warm call |',
+    '| --- | --- | --- | ---: | --- | ---: | ---: |',
+    ...CORPUS.map((cli) => {
+      const row = rows.get(cli.name)!
+      const how = cli.add === 'link' ? 'linked user plugin' : 'its own package.json (author)'
+      return `| ${cli.package} ${versionOf(cli)} | ${coreOf(cli)} | Node ${cli.node} | ${row.commands} | ${how} | ${Math.round(row.startupMs!)} ms | ${Math.round(row.warmMs!)} ms (${cli.offline[0].tool}) |`
+    }),
+  ]
+  writeFileSync(file, `${text.slice(0, text.indexOf(begin) + begin.length)}\n${lines.join('\n')}\n${text.slice(text.indexOf(end))}`)
+}
+
+function coreOf(cli: CorpusCli): string {
+  for (const candidate of [join(packageRoot(cli), 'node_modules/@oclif/core/package.json'), join(installDir(cli.name), 'node_modules/@oclif/core/package.json')]) {
+    if (existsSync(candidate)) return `@oclif/core ${(JSON.parse(readFileSync(candidate, 'utf8')) as {version: string}).version}`
+  }
+
+  return '@oclif/core, bundled'
+}
 
 /** Runs the CLI to completion (killed after two minutes) and returns what it printed. */
 function run(command: string, args: string[], env: Record<string, string>, cwd: string): Promise<{code: null | number; stderr: string; stdout: string}> {
@@ -99,6 +128,8 @@ describe.each(CORPUS.map((cli) => [cli.name, cli] as const))('%s', (name, cli) =
     server = await start(cli, join(space, name, 'home'), project, ['--workers', '0', '--max-tools', '100000', '--max-bytes', '1000000000'])
     const list = await server.raw.request({id: ++ids, jsonrpc: '2.0', method: 'tools/list'}, 120_000)
     tools = (list!.result as {tools: typeof tools}).tools
+    const info = resultOf(await server.call('cli_info')).structuredContent as unknown as {commands: number}
+    rows.set(name, {...rows.get(name), commands: info.commands})
   })
 
   afterAll(async () => {
@@ -168,7 +199,11 @@ describe.each(CORPUS.map((cli) => [cli.name, cli] as const))('%s', (name, cli) =
         expect([tool, comparable(hot!)]).toEqual([tool, comparable(cold)])
       }
 
-      figures.push(`${cli.package} ${versionOf(cli)}: start-up ${Math.round(server.startupMs)} ms to the initialize answer; warm call ${Math.round(median(timings))} ms (${cli.offline[0].tool})`)
+      // Start-up as a host sees it: the default server (the default band, one worker).
+      const plain = await start(cli, join(space, name, 'home'), project, [])
+      await plain.raw.stop()
+      figures.push(`${cli.package} ${versionOf(cli)}: start-up ${Math.round(plain.startupMs)} ms to the initialize answer; warm call ${Math.round(median(timings))} ms (${cli.offline[0].tool})`)
+      rows.set(name, {...rows.get(name), startupMs: plain.startupMs, warmMs: median(timings)})
     } finally {
       await warm.raw.stop()
     }
