@@ -1,6 +1,7 @@
 // The corpus: published oclif CLIs from the npm registry, pinned in test/corpus/<name>/package-lock.json and
 // installed by test/corpus/install.sh into a cache outside the repository. Each one gets the plugin the way its users
 // or authors would add it, in a scratch HOME of its own.
+import {spawn} from 'node:child_process'
 import {createHash} from 'node:crypto'
 import {existsSync, lstatSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync} from 'node:fs'
 import {homedir} from 'node:os'
@@ -206,4 +207,21 @@ function isSymlink(path: string): boolean {
   } catch {
     return false
   }
+}
+
+/** Runs a CLI to completion (killed after two minutes) and returns what it printed. */
+export function runCli(command: string, args: string[], env: Record<string, string>, cwd: string): Promise<{code: null | number; stderr: string; stdout: string}> {
+  const child = spawn(command, args, {cwd, env, stdio: ['ignore', 'pipe', 'pipe']})
+  let stdout = ''
+  let stderr = ''
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk))
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk))
+  const timer = setTimeout(() => child.kill('SIGKILL'), 120_000)
+  return new Promise((resolve, reject) => {
+    child.on('error', reject)
+    child.on('close', (code) => {
+      clearTimeout(timer)
+      resolve({code, stderr, stdout})
+    })
+  })
 }

@@ -4,17 +4,15 @@
 // major clients reject; no template is left raw in a description or in describe_command; a failing command is an
 // isError result that says why; a warm worker answers exactly as a cold run. It prints start-up and call figures.
 import {afterAll, beforeAll, describe, expect, it} from '@jest/globals'
-import {spawn} from 'node:child_process'
 import {existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {performance} from 'node:perf_hooks'
 
 import {malformation, type Message, RawStdio} from '../helpers/raw-stdio.js'
-import {type Call, CORPUS, type CorpusCli, installDir, nodeOf, packageRoot, prepare, ROOT, scriptOf, versionOf} from './clis.js'
+import {rejectedKeywords} from '../helpers/schema-keywords.js'
+import {type Call, CORPUS, type CorpusCli, installDir, nodeOf, packageRoot, prepare, ROOT, runCli, scriptOf, versionOf} from './clis.js'
 
-/** Keywords Gemini, OpenAI and other clients refuse in a tool's input schema. */
-const REJECTED_KEYWORDS = ['propertyNames', 'patternProperties', 'exclusiveMinimum', 'exclusiveMaximum', 'uniqueItems', 'const', '$ref', '$defs']
 const NAME = /^[A-Za-z0-9_-]{1,45}$/
 
 const space = realpathSync(mkdtempSync(join(tmpdir(), 'mcp-invariants-')))
@@ -53,38 +51,7 @@ function coreOf(cli: CorpusCli): string {
   return '@oclif/core, bundled'
 }
 
-/** Runs the CLI to completion (killed after two minutes) and returns what it printed. */
-function run(command: string, args: string[], env: Record<string, string>, cwd: string): Promise<{code: null | number; stderr: string; stdout: string}> {
-  const child = spawn(command, args, {cwd, env, stdio: ['ignore', 'pipe', 'pipe']})
-  let stdout = ''
-  let stderr = ''
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk))
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk))
-  const timer = setTimeout(() => child.kill('SIGKILL'), 120_000)
-  return new Promise((resolve, reject) => {
-    child.on('error', reject)
-    child.on('close', (code) => {
-      clearTimeout(timer)
-      resolve({code, stderr, stdout})
-    })
-  })
-}
-
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
-
-/** Every key anywhere in a JSON value. */
-function keysOf(value: unknown, into = new Set<string>()): Set<string> {
-  if (Array.isArray(value)) for (const item of value) keysOf(item, into)
-  else if (value && typeof value === 'object') {
-    for (const [key, inner] of Object.entries(value)) {
-      into.add(key)
-      // A property may be named like a keyword; only schema keywords count.
-      keysOf(key === 'properties' ? Object.values(inner as object) : inner, into)
-    }
-  }
-
-  return into
-}
 
 interface Server {
   call(name: string, args?: Record<string, unknown>): Promise<Message>
@@ -147,8 +114,7 @@ describe.each(CORPUS.map((cli) => [cli.name, cli] as const))('%s', (name, cli) =
     expect(names.length).toBe(new Set(names).size)
     for (const tool of tools) {
       expect([tool.name, tool.inputSchema.type]).toEqual([tool.name, 'object'])
-      const rejected = REJECTED_KEYWORDS.filter((k) => keysOf(tool.inputSchema).has(k))
-      expect([tool.name, rejected]).toEqual([tool.name, []])
+      expect([tool.name, rejectedKeywords(tool.inputSchema)]).toEqual([tool.name, []])
       for (const combinator of ['oneOf', 'anyOf', 'allOf']) expect([tool.name, combinator in tool.inputSchema]).toEqual([tool.name, false])
     }
   })
@@ -211,10 +177,10 @@ describe.each(CORPUS.map((cli) => [cli.name, cli] as const))('%s', (name, cli) =
 
   it('lists its mcp commands as it spells them, and refuses the other spelling with the right one', async () => {
     const env = prepare(cli, join(space, name, 'home'))
-    const listed = await run(nodeOf(cli), [scriptOf(cli), 'mcp'], env, project)
+    const listed = await runCli(nodeOf(cli), [scriptOf(cli), 'mcp'], env, project)
     expect(listed.stdout).toContain(cli.separator === ' ' ? `${cli.bin} mcp stdio` : `${cli.bin} mcp:stdio`)
     if (cli.separator === ':') {
-      const wrong = await run(nodeOf(cli), [scriptOf(cli), 'mcp', 'stdio', '--cwd', project], env, project)
+      const wrong = await runCli(nodeOf(cli), [scriptOf(cli), 'mcp', 'stdio', '--cwd', project], env, project)
       expect(wrong.code).toBe(2)
       expect(wrong.stderr.replaceAll(/\s*›\s*/g, ' ')).toContain(`This CLI spells it "${cli.bin} mcp:stdio"`)
     }

@@ -4,7 +4,6 @@
 // either (a new CLI version, a new rule) fails here until the list is regenerated and the diff reviewed:
 //   CORPUS_UPDATE=1 bash test/corpus/run.sh read-only
 import {afterAll, beforeAll, describe, expect, it} from '@jest/globals'
-import {spawn} from 'node:child_process'
 import {existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
@@ -13,7 +12,7 @@ import {Client} from '@modelcontextprotocol/client'
 import {StdioClientTransport} from '@modelcontextprotocol/client/stdio'
 
 import {isRunning, killPids} from '../helpers/processes.js'
-import {CORPUS, type CorpusCli, mcpArgv, nodeOf, prepare, ROOT, versionOf} from './clis.js'
+import {CORPUS, type CorpusCli, mcpArgv, nodeOf, prepare, ROOT, runCli, versionOf} from './clis.js'
 
 interface InventoryCommand {
   annotations: {destructiveHint: boolean; readOnlyHint: boolean}
@@ -35,23 +34,6 @@ export interface Reviewed {
 
 const space = realpathSync(mkdtempSync(join(tmpdir(), 'mcp-corpus-')))
 afterAll(() => rmSync(space, {force: true, recursive: true}))
-
-/** Runs the CLI to completion (killed after two minutes) and returns what it printed. */
-function run(command: string, args: string[], env: Record<string, string>): Promise<{code: null | number; stderr: string; stdout: string}> {
-  const child = spawn(command, args, {cwd: space, env, stdio: ['ignore', 'pipe', 'pipe']})
-  let stdout = ''
-  let stderr = ''
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk))
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk))
-  const timer = setTimeout(() => child.kill('SIGKILL'), 120_000)
-  return new Promise((resolve, reject) => {
-    child.on('error', reject)
-    child.on('close', (code) => {
-      clearTimeout(timer)
-      resolve({code, stderr, stdout})
-    })
-  })
-}
 
 /** One entry per line, so a change reads as a diff of commands. */
 function serialize(reviewed: Reviewed): string {
@@ -75,7 +57,7 @@ describe.each(CORPUS.map((cli) => [cli.name, cli] as const))('%s', (name, cli) =
 
   beforeAll(async () => {
     const env = prepare(cli, join(space, name))
-    const ran = await run(nodeOf(cli), mcpArgv(cli, 'tools', ['--json']), env)
+    const ran = await runCli(nodeOf(cli), mcpArgv(cli, 'tools', ['--json']), env, space)
     if (ran.code !== 0) throw new Error(`${cli.bin} mcp tools --json exited ${ran.code}: ${ran.stderr}`)
     inventory = JSON.parse(ran.stdout) as Inventory
   })

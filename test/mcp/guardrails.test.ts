@@ -10,6 +10,7 @@ import {parseAuthorConfig, resolveSettings, type ServerFlags} from '../../src/co
 import {buildServerPlan} from '../../src/mcp/plan.js'
 import {createServerFactory} from '../../src/mcp/server.js'
 import {generateCli} from '../fixtures/generate-cli.js'
+import {rejectedKeywords} from '../helpers/schema-keywords.js'
 import {ROOT} from '../helpers/taskbox.js'
 
 type Listed = Awaited<ReturnType<Client['listTools']>>['tools']
@@ -89,20 +90,7 @@ describe.each(clis)('guardrails over every listed tool of $name', (cli) => {
   })
 
   it('uses no schema keyword that major clients refuse (Gemini: propertyNames, const, …), built-ins included', () => {
-    const refused = ['propertyNames', 'patternProperties', 'exclusiveMinimum', 'exclusiveMaximum', 'uniqueItems', 'const', '$ref', '$defs']
-    const keys = (value: unknown, found: string[] = []): string[] => {
-      if (Array.isArray(value)) for (const item of value) keys(item, found)
-      else if (value && typeof value === 'object') {
-        for (const [key, inner] of Object.entries(value)) {
-          found.push(key)
-          keys(key === 'properties' ? Object.values(inner as object) : inner, found)
-        }
-      }
-
-      return found
-    }
-
-    for (const tool of listing.tools) expect([tool.name, keys(tool.inputSchema).filter((k) => refused.includes(k))]).toEqual([tool.name, []])
+    for (const tool of listing.tools) expect([tool.name, rejectedKeywords(tool.inputSchema)]).toEqual([tool.name, []])
   })
 
   it('sets every annotation on every tool', () => {
