@@ -1,7 +1,10 @@
 // Real MCP hosts from the npm registry, in the cache the corpus uses: each gets the example CLI's server the way
 // `mcp config --write` registers it for that host, and must connect to it through its own client.
 // Claude Code: `claude mcp get NAME` starts the server and reports whether it connected (no model login needed).
+// Codex: `codex app-server` (JSON-RPC on stdio) lists each MCP server's tools (`mcpServerStatus/list`) and calls
+// them (`mcpServer/tool/call` in a thread), also without a login.
 import {afterAll, describe, expect, it} from '@jest/globals'
+import {spawn} from 'node:child_process'
 import {mkdirSync, mkdtempSync, realpathSync, rmSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
@@ -51,5 +54,67 @@ describe('Claude Code', () => {
     const got = await runCli(claude(), ['mcp', 'get', 'taskbox'], env, project)
     expect(got.stdout).toContain('Project config')
     expect(got.stdout).toMatch(/Pending approval/)
+  })
+})
+
+/** `codex app-server` over stdio: requests answered by id; notifications kept. */
+function appServer(env: Record<string, string>, cwd: string) {
+  const child = spawn(join(installDir('codex'), 'node_modules/.bin/codex'), ['app-server'], {cwd, env, stdio: ['pipe', 'pipe', 'pipe']})
+  const waiting = new Map<number, (message: Record<string, unknown>) => void>()
+  let buffered = ''
+  child.stdout.on('data', (chunk: Buffer) => {
+    buffered += chunk
+    for (let at = buffered.indexOf('\n'); at >= 0; at = buffered.indexOf('\n')) {
+      const line = buffered.slice(0, at)
+      buffered = buffered.slice(at + 1)
+      try {
+        const message = JSON.parse(line) as Record<string, unknown>
+        if (typeof message.id === 'number') waiting.get(message.id)?.(message)
+      } catch {
+        // Not a message of ours.
+      }
+    }
+  })
+  child.stdin.on('error', () => {})
+  let ids = 0
+  return {
+    close: () => child.kill('SIGKILL'),
+    request(method: string, params: unknown): Promise<Record<string, unknown>> {
+      const id = ++ids
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`codex app-server did not answer ${method}`)), 90_000)
+        waiting.set(id, (message) => {
+          clearTimeout(timer)
+          resolve(message)
+        })
+        child.stdin.write(`${JSON.stringify({id, jsonrpc: '2.0', method, params})}\n`)
+      })
+    },
+  }
+}
+
+describe('Codex', () => {
+  it('lists every tool of the server mcp config --client codex --write registers, and calls a read-only and a failing one', async () => {
+    const {env, project} = scratch()
+    const codexEnv = {...env, CODEX_HOME: join(env.HOME, '.codex')}
+    const written = await runCli(process.execPath, [TASKBOX, 'mcp', 'config', '--client', 'codex', '--write', '--cwd', project], codexEnv, project)
+    expect(written.code).toBe(0)
+    const codex = appServer(codexEnv, project)
+    try {
+      await codex.request('initialize', {clientInfo: {name: 'oclif-plugin-mcp-tests', version: '1'}})
+      const status = (await codex.request('mcpServerStatus/list', {})).result as {data: {name: string; tools: Record<string, unknown>}[]}
+      const taskbox = status.data.find((server) => server.name === 'taskbox')
+      expect(Object.keys(taskbox?.tools ?? {})).toEqual(expect.arrayContaining(['cli_info', 'run_command', 'status', 'sync', 'tasks_add']))
+      const thread = ((await codex.request('thread/start', {})).result as {thread: {id: string}}).thread.id
+      const call = (tool: string) => codex.request('mcpServer/tool/call', {arguments: {}, server: 'taskbox', threadId: thread, tool})
+      const status2 = (await call('status')).result as {isError?: boolean; structuredContent: {data: {directory: string}}}
+      expect(status2.isError).toBeFalsy()
+      expect(status2.structuredContent.data.directory).toBe(project)
+      const failed = (await call('sync')).result as {content: {text: string}[]; isError?: boolean}
+      expect(failed.isError).toBe(true)
+      expect(failed.content[0].text).toContain('No sync server configured')
+    } finally {
+      codex.close()
+    }
   })
 })
