@@ -1,11 +1,13 @@
 // Real MCP hosts from the npm registry, in the cache the corpus uses: each gets the example CLI's server the way
 // `mcp config --write` registers it for that host, and must connect to it through its own client.
 // Claude Code: `claude mcp get NAME` starts the server and reports whether it connected (no model login needed).
+// Gemini CLI: `gemini mcp list` connects to each configured server and reports it (no login); `mcp config` has no
+// Gemini set-up yet, so the server is added with Gemini's own `gemini mcp add`, in a folder Gemini trusts.
 // Codex: `codex app-server` (JSON-RPC on stdio) lists each MCP server's tools (`mcpServerStatus/list`) and calls
 // them (`mcpServer/tool/call` in a thread), also without a login.
 import {afterAll, describe, expect, it} from '@jest/globals'
 import {spawn} from 'node:child_process'
-import {mkdirSync, mkdtempSync, realpathSync, rmSync} from 'node:fs'
+import {mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 
@@ -116,5 +118,19 @@ describe('Codex', () => {
     } finally {
       codex.close()
     }
+  })
+})
+
+describe('Gemini CLI', () => {
+  it('connects to the server', async () => {
+    const {env, project} = scratch()
+    const gemini = join(installDir('gemini-cli'), 'node_modules/.bin/gemini')
+    // Gemini starts no server of an untrusted folder.
+    mkdirSync(join(env.HOME, '.gemini'), {recursive: true})
+    writeFileSync(join(env.HOME, '.gemini', 'trustedFolders.json'), JSON.stringify({[project]: 'TRUST_FOLDER'}))
+    const added = await runCli(gemini, ['mcp', 'add', 'taskbox', process.execPath, TASKBOX, 'mcp', 'stdio'], env, project)
+    expect(added.code).toBe(0)
+    const listed = await runCli(gemini, ['mcp', 'list'], env, project)
+    expect(listed.stdout + listed.stderr).toMatch(/taskbox: .* - Connected/)
   })
 })
