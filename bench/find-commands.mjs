@@ -1,4 +1,4 @@
-// Ranking quality and latency of the find_commands search engine (src/tools/search.ts), from the built dist/.
+// Ranking quality and latency of the find_commands search engine (src/tools/exposure/command-search.ts), from the built dist/.
 // Run: npm run bench:find   (builds, installs heroku@11.10.0 into bench/.cache once, then runs this file)
 import {Config} from '@oclif/core'
 import {existsSync, mkdtempSync, readFileSync, rmSync} from 'node:fs'
@@ -7,9 +7,9 @@ import {dirname, join} from 'node:path'
 import {performance} from 'node:perf_hooks'
 import {fileURLToPath} from 'node:url'
 
-import {parseAuthorConfig, resolveSettings} from '../dist/config.js'
-import {buildRegistry} from '../dist/tools/registry.js'
-import {buildCommandIndex} from '../dist/tools/search.js'
+import {parseAuthorConfig, resolveSettings} from '../dist/settings/settings.js'
+import {buildRegistry} from '../dist/tools/catalog/registry.js'
+import {buildCommandIndex} from '../dist/tools/exposure/command-search.js'
 import {isolatedHome} from './common.mjs'
 import {generateCli} from './generate-cli.mjs'
 

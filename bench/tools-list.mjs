@@ -8,9 +8,9 @@ import {cpus, tmpdir} from 'node:os'
 import {dirname, join} from 'node:path'
 import {fileURLToPath} from 'node:url'
 
-import {parseAuthorConfig, resolveSettings} from '../dist/config.js'
+import {parseAuthorConfig, resolveSettings} from '../dist/settings/settings.js'
 import {buildServerPlan} from '../dist/mcp/plan.js'
-import {createServerFactory} from '../dist/mcp/server.js'
+import {createServerFactory} from '../dist/mcp/factory.js'
 import {isolatedHome} from './common.mjs'
 import {generateCli} from './generate-cli.mjs'
 

@@ -3,7 +3,7 @@ import type {Config} from '@oclif/core'
 import {accessSync, constants, closeSync, openSync, readSync, realpathSync, statSync} from 'node:fs'
 import {delimiter, extname, isAbsolute, join, resolve, sep} from 'node:path'
 
-import {hostBinScript} from '../tools/child-env.js'
+import {hostBinScript} from '../tools/execution/child-env.js'
 
 /** How an MCP client starts this CLI's stdio server: an executable and its arguments, no shell. */
 export interface Launch {

@@ -1,7 +1,7 @@
 import type {Config} from '@oclif/core'
 
-import type {Settings} from '../config.js'
-import type {Projection} from '../tools/projection.js'
+import type {Settings} from '../settings/settings.js'
+import type {Projection} from '../tools/exposure/projection.js'
 
 /** Agent instructions: the server's `instructions` and the `<bin>://setup/agent-instructions` resource. */
 export interface AgentInstructions {

@@ -1,8 +1,8 @@
-import type {Hints} from '../tools/annotations.js'
-import type {BandSource, NotListedReason} from '../tools/projection.js'
-import type {ServerPlan} from './server.js'
+import type {Hints} from '../tools/catalog/hints.js'
+import type {BandSource, NotListedReason} from '../tools/exposure/projection.js'
+import type {ServerPlan} from './factory.js'
 
-import {builtinAnnotations} from '../tools/builtins/tool.js'
+import {builtinAnnotations} from '../tools/builtins/builtin-tool.js'
 
 export type ToolHints = Omit<Hints, 'title'>
 

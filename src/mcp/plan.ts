@@ -4,20 +4,20 @@ import {resolve} from 'node:path'
 
 import {SUPPORTED_PROTOCOL_VERSIONS} from '@modelcontextprotocol/server'
 
-import type {ListedTool, ServerPlan} from './server.js'
+import type {ListedTool, ServerPlan} from './factory.js'
 
 import {agentInstructions} from './instructions.js'
 
-import {ConfigError, parseAuthorConfig, resolveSettings, type ServerFlags, type Settings} from '../config.js'
-import {commandBuiltins} from '../tools/builtins/commands.js'
+import {ConfigError, parseAuthorConfig, resolveSettings, type ServerFlags, type Settings} from '../settings/settings.js'
+import {commandBuiltins} from '../tools/builtins/command-info.js'
 import {docsBuiltins} from '../tools/builtins/docs.js'
-import {callEnvironment} from '../tools/call.js'
-import {capabilitiesBuiltin} from '../tools/builtins/capabilities.js'
+import {callEnvironment} from '../tools/execution/pipeline.js'
+import {capabilitiesBuiltin} from '../tools/builtins/describe-capabilities.js'
 import {gatewayBuiltins} from '../tools/builtins/gateway.js'
-import {project} from '../tools/projection.js'
-import {killRunningCommands} from '../tools/runner.js'
-import {buildRegistry} from '../tools/registry.js'
-import {DefaultWorkdir} from '../tools/workdir.js'
+import {project} from '../tools/exposure/projection.js'
+import {killRunningCommands} from '../tools/execution/child-process.js'
+import {buildRegistry} from '../tools/catalog/registry.js'
+import {DefaultWorkdir} from '../tools/execution/workdir.js'
 
 /** The revisions the SDK serves: the 2026-07-28 (modern) era next to the 2025 (legacy) ones it lists. */
 export const PROTOCOL_REVISIONS: readonly string[] = ['2026-07-28', ...SUPPORTED_PROTOCOL_VERSIONS]

@@ -3,7 +3,7 @@
 // waiting. The corpus checks a `:`-separated CLI (heroku); here the example CLI, separated by spaces.
 import {describe, expect, it} from '@jest/globals'
 
-import {spelled} from '../../src/host-command.js'
+import {spelled} from '../../src/host/command.js'
 import {plain, runTaskbox} from '../helpers/run-cli.js'
 import {scratch, taskboxEnv} from '../helpers/taskbox.js'
 

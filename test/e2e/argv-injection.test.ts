@@ -52,7 +52,7 @@ const inputs: fc.Arbitrary<EchoInput> = fc
 /**
  * oclif's parser takes `--value=X`, with X exactly the name of one of the command's flags (`--force`), as a missing
  * value and fails with "Flag --value expects a value" (@oclif/core parser/parse.js, parseFlag); the server cannot pass
- * such a value to an oclif command at all, and refuses it before anything runs (src/tools/argv.ts).
+ * such a value to an oclif command at all, and refuses it before anything runs (src/tools/execution/argv.ts).
  */
 const FLAG_TOKENS = new Set(['--value', '--item', '--force', '--json'])
 

@@ -152,7 +152,7 @@ describe('fuzz: mcp stdio, raw JSON lines', () => {
 
 // JSON-RPC 2.0 §5: a request that cannot be parsed gets -32700 with id null; an Invalid Request gets -32600, with
 // its id when the id can be read. Over HTTP the SDK's handler does this; over stdio the SDK's transport drops such
-// lines (it only calls onerror), so the server screens its input lines first (src/mcp/stdio-screen.ts).
+// lines (it only calls onerror), so the server screens its input lines first (src/mcp/stdio/line-screen.ts).
 describe('stdio answers what it cannot parse (JSON-RPC 2.0 §5)', () => {
   let server: RawStdio
 

@@ -1,5 +1,5 @@
 // Gemini CLI adds `wait_for_previous` to every tool's schema, tells its model to set it, and forwards it with every
-// call. Such host-injected keys are taken out before validation (src/tools/schema.ts, HOST_INJECTED_KEYS), on typed
+// call. Such host-injected keys are taken out before validation (src/tools/catalog/input-schema.ts, HOST_INJECTED_KEYS), on typed
 // tools, built-ins and inside run_command's arguments, while any other unknown key is still refused.
 import {afterAll, beforeAll, describe, expect, it} from '@jest/globals'
 import {mkdirSync} from 'node:fs'

@@ -4,8 +4,8 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {setTimeout as sleep} from 'node:timers/promises'
 
-import type {Execution, IdempotentOutcome} from '../../src/tools/idempotency.js'
-import type {ToolResult} from '../../src/tools/result.js'
+import type {Execution, IdempotentOutcome} from '../../src/tools/records/idempotency-store.js'
+import type {ToolResult} from '../../src/tools/execution/tool-result.js'
 
 /** A scratch directory handing out fresh store directories (not created: the store creates them). */
 export function storeScratch(prefix: string): {cleanup(): void; fresh(): string; root: string} {

@@ -2,9 +2,9 @@ import type {CallToolResult} from '@modelcontextprotocol/server'
 
 import {Args, Flags} from '@oclif/core'
 
-import {projectionFlags, serverFlags} from '../../flags.js'
-import {HostCommand} from '../../host-command.js'
-import {CallRequestError, callToolInProcess, readToolArguments, resultText} from '../../mcp/call-tool.js'
+import {projectionFlags, serverFlags} from '../../settings/flags.js'
+import {HostCommand} from '../../host/command.js'
+import {CallRequestError, callToolInProcess, readToolArguments, resultText} from '../../mcp/in-process-call.js'
 import {prepareServerFor} from '../../mcp/plan.js'
 import {terminalAsker} from '../../mcp/terminal-ask.js'
 

@@ -1,12 +1,12 @@
 import {Flags} from '@oclif/core'
 import {resolve} from 'node:path'
 
-import {type ClientSetup, clientSetup, writeClientConfig} from '../../clients/client-config.js'
-import {CLAUDE_SCOPES, type ClaudeScope, checkServerName, CLIENT_IDS, currentPlace} from '../../clients/clients.js'
-import {ClientConfigError, type WriteOutcome} from '../../clients/config-file.js'
+import {type ClientSetup, clientSetup, writeClientConfig} from '../../clients/client-setup.js'
+import {CLAUDE_SCOPES, type ClaudeScope, checkServerName, CLIENT_IDS, currentPlace} from '../../clients/client-specs.js'
+import {ClientConfigError, type WriteOutcome} from '../../clients/config-file-update.js'
 import {type Launch, resolveLaunch} from '../../clients/launch.js'
-import {projectionFlags, serverFlags} from '../../flags.js'
-import {HostCommand, spelled} from '../../host-command.js'
+import {projectionFlags, serverFlags} from '../../settings/flags.js'
+import {HostCommand, spelled} from '../../host/command.js'
 import {prepareServerFor} from '../../mcp/plan.js'
 
 interface ConfigResult {

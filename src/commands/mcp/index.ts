@@ -1,4 +1,4 @@
-import {HostCommand, spelled} from '../../host-command.js'
+import {HostCommand, spelled} from '../../host/command.js'
 
 /** This plugin's commands, in the order a person meets them. */
 const COMMANDS: [name: string, summary: string][] = [

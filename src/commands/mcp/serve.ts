@@ -1,9 +1,9 @@
 import {Flags} from '@oclif/core'
 
-import {projectionFlags, serverFlags} from '../../flags.js'
-import {HostCommand} from '../../host-command.js'
+import {projectionFlags, serverFlags} from '../../settings/flags.js'
+import {HostCommand} from '../../host/command.js'
 import {checkBind} from '../../mcp/http/guards.js'
-import {DEFAULT_MAX_CONNECTIONS, serveOnHttp} from '../../mcp/http/server.js'
+import {DEFAULT_MAX_CONNECTIONS, serveOnHttp} from '../../mcp/http/serve.js'
 import {readToken, TokenError} from '../../mcp/http/token.js'
 import {prepareServerFor, PROTOCOL_REVISIONS} from '../../mcp/plan.js'
 

@@ -1,10 +1,10 @@
 
-import {projectionFlags, serverFlags} from '../../flags.js'
-import {HostCommand} from '../../host-command.js'
+import {projectionFlags, serverFlags} from '../../settings/flags.js'
+import {HostCommand} from '../../host/command.js'
 import {prepareServerFor} from '../../mcp/plan.js'
-import {createServerFactory} from '../../mcp/server.js'
-import {serveOnStdio} from '../../mcp/stdio.js'
-import {claimStdout} from '../../mcp/stdout-guard.cjs'
+import {createServerFactory} from '../../mcp/factory.js'
+import {serveOnStdio} from '../../mcp/stdio/serve.js'
+import {claimStdout} from '../../host/stdout-guard.cjs'
 
 export default class McpStdio extends HostCommand {
   static summary = "Serve this CLI's commands as MCP tools on stdin/stdout."

@@ -1,6 +1,6 @@
 
-import {projectionFlags, serverFlags} from '../../flags.js'
-import {HostCommand} from '../../host-command.js'
+import {projectionFlags, serverFlags} from '../../settings/flags.js'
+import {HostCommand} from '../../host/command.js'
 import {formatInventory, type Inventory, takeInventory} from '../../mcp/inventory.js'
 import {prepareServerFor} from '../../mcp/plan.js'
 

@@ -1,6 +1,6 @@
 import type {Hook} from '@oclif/core'
 
-import {claimStdout, claimsStdout, hostRefusal} from '../../mcp/stdout-guard.cjs'
+import {claimStdout, claimsStdout, hostRefusal} from '../../host/stdout-guard.cjs'
 
 /**
  * For `mcp stdio`, stdout belongs to the protocol from the earliest moment a plugin can act, and for our commands

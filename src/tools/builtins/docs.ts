@@ -3,9 +3,9 @@ import type {Config} from '@oclif/core'
 import {readFile} from 'node:fs/promises'
 import * as z from 'zod'
 
-import {errorResult} from '../result.js'
-import {buildDocsIndex, type DocFile, isInside, searchDocs} from '../docs-index.js'
-import {type BuiltinTool, jsonResult} from './tool.js'
+import {errorResult} from '../execution/tool-result.js'
+import {buildDocsIndex, type DocFile, isInside, searchDocs} from './docs-index.js'
+import {type BuiltinTool, jsonResult} from './builtin-tool.js'
 
 const DEFAULT_READ_CHARS = 20_000
 

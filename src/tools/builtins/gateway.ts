@@ -2,14 +2,14 @@ import type {Config} from '@oclif/core'
 
 import * as z from 'zod'
 
-import {callCommandTool, type CallEnvironment} from '../call.js'
-import {errorResult, type ToolResult} from '../result.js'
-import {findExecutable, type Projection, unknownCommandMessage} from '../projection.js'
-import {MAX_KEY_LENGTH} from '../idempotency.js'
-import {shortHash} from '../naming.js'
-import {definitionHash} from '../registry.js'
-import {buildCommandIndex} from '../search.js'
-import {type BuiltinTool, jsonResult} from './tool.js'
+import {callCommandTool, type CallEnvironment} from '../execution/pipeline.js'
+import {errorResult, type ToolResult} from '../execution/tool-result.js'
+import {findExecutable, type Projection, unknownCommandMessage} from '../exposure/projection.js'
+import {MAX_KEY_LENGTH} from '../records/idempotency-store.js'
+import {shortHash} from '../catalog/tool-names.js'
+import {definitionHash} from '../catalog/registry.js'
+import {buildCommandIndex} from '../exposure/command-search.js'
+import {type BuiltinTool, jsonResult} from './builtin-tool.js'
 
 const PAGE = 10
 
@@ -37,7 +37,7 @@ function decodeCursor(text: string, query: string): number | undefined {
 
 /**
  * The gateway: every command inside the boundary is reachable without being listed. find_commands searches,
- * describe_command (in commands.ts) gives the definitionHash, run_command runs with that hash.
+ * describe_command (command-info.ts) gives the definitionHash, run_command runs with that hash.
  */
 export function gatewayBuiltins(config: Config, projection: Projection, call: CallEnvironment): BuiltinTool[] {
   const inBand = new Set(projection.band)

@@ -1,0 +1,223 @@
+import {createMcpHandler, isJsonContentType, isLegacyRequest, localhostAllowedOrigins} from '@modelcontextprotocol/server'
+import {toNodeHandler} from '@modelcontextprotocol/node'
+import {createServer, type IncomingMessage, type ServerResponse} from 'node:http'
+import {isIP, type AddressInfo} from 'node:net'
+
+import {killRunningCommands} from '../../tools/execution/child-process.js'
+import {PROTOCOL_REVISIONS} from '../plan.js'
+import {createServerFactory, type ServerPlan} from '../factory.js'
+import {BodyBudget, readBody, replayRequest} from './body.js'
+import {allowedHostnames, checkBearer, checkHost, checkOrigin, type GuardResult} from './guards.js'
+import {legacyJsonFirst} from './legacy.js'
+
+export interface HttpOptions {
+  allowedHosts: readonly string[]
+  allowedOrigins: readonly string[]
+  host: string
+  /** Connections open at once; more are closed as they arrive (default 128). */
+  maxConnections?: number
+  /** Bytes of request bodies held at once across all connections (default 32 MiB). */
+  maxPendingBodyBytes?: number
+  port: number
+  /** Bearer token every /mcp request must carry; undefined for none (loopback only). */
+  token?: string
+}
+
+export interface HttpServing {
+  /** Stops accepting, lets calls in flight finish for up to `graceMs`, then kills what is left. */
+  close(graceMs: number): Promise<void>
+  healthUrl: string
+  port: number
+  url: string
+}
+
+const ENDPOINT = '/mcp'
+const MAX_BODY_BYTES = 4 * 1024 * 1024
+const HEALTH = '/healthz'
+export const DEFAULT_MAX_CONNECTIONS = 128
+export const DEFAULT_MAX_PENDING_BODY_BYTES = 32 * 1024 * 1024
+/** A client has this long to send its headers, and this long to send its whole request (body included). */
+const HEADERS_TIMEOUT_MS = 10_000
+const REQUEST_TIMEOUT_MS = 30_000
+/** After a refusal that closes the connection, how long the client has to read it before the socket goes. */
+const LINGER_MS = 1000
+
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body)
+  res.writeHead(status, {'Content-Length': String(Buffer.byteLength(text)), 'Content-Type': 'application/json', ...headers})
+  res.end(text)
+}
+
+/** An HTTP error with a JSON-RPC error body (id null: the request was never read). */
+function sendRpcError(res: ServerResponse, status: number, error: {code: number; data?: unknown; message: string}, headers: Record<string, string> = {}): void {
+  sendJson(res, status, {error, id: null, jsonrpc: '2.0'}, headers)
+}
+
+/**
+ * A refusal that also ends the connection: not a byte more of the body is read, the answer goes out with
+ * `Connection: close`, our side of the connection is closed, and the socket is destroyed a moment later. Closing at
+ * once would reset a connection the client is still sending on, and its kernel would throw the answer away unread.
+ */
+function sendRefusal(req: IncomingMessage, res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
+  // A listener makes the request "consumed", so Node does not read the rest of it away; paused, nothing is read.
+  req.on('data', () => {}).pause()
+  const {socket} = res
+  if (socket) {
+    socket.destroySoon = () => {
+      socket.end()
+      setTimeout(() => socket.destroy(), LINGER_MS).unref()
+    }
+  }
+
+  sendRpcError(res, status, {code: -32_000, message}, {...headers, Connection: 'close'})
+}
+
+function refuse(res: ServerResponse, result: GuardResult & {ok: false}): void {
+  sendRpcError(res, result.status, {code: -32_000, data: {code: result.code}, message: result.message}, result.headers)
+}
+
+function acceptsOnlyStream(accept: null | string): boolean {
+  const types = (accept ?? '').split(',').map((t) => t.split(';')[0].trim().toLowerCase())
+  return types.includes('text/event-stream') && !types.some((t) => t === 'application/json' || t === '*/*' || t === 'application/*')
+}
+
+/** The parsed JSON body; undefined when it is empty or not JSON. */
+function parseJson(text: string): unknown {
+  try {
+    return text.length === 0 ? undefined : (JSON.parse(text) as unknown)
+  } catch {
+    return undefined
+  }
+}
+
+function firstRefusal(...results: GuardResult[]): (GuardResult & {ok: false}) | undefined {
+  return results.find((r): r is GuardResult & {ok: false} => !r.ok)
+}
+
+function urlHost(host: string): string {
+  return isIP(host) === 6 ? `[${host}]` : host
+}
+
+/**
+ * Stateless Streamable HTTP on one endpoint, `POST /mcp`, through the SDK's createMcpHandler (both eras, per
+ * request), behind Host/Origin (DNS rebinding) and bearer-token guards; `GET /healthz` for monitoring.
+ */
+export async function serveOnHttp(plan: ServerPlan, options: HttpOptions): Promise<HttpServing> {
+  const factory = createServerFactory(plan)
+  const handlerOptions = {
+    legacy: 'reject' as const,
+    maxRequestBodySize: MAX_BODY_BYTES,
+    onerror: (error: Error) => process.env.DEBUG && process.stderr.write(`[mcp] ${error.message}\n`),
+  }
+  const handler = createMcpHandler(factory, handlerOptions)
+  // A client that accepts only an event stream gets one, even for an answer that would otherwise be plain JSON.
+  const streaming = createMcpHandler(factory, {...handlerOptions, responseMode: 'sse' as const})
+  const legacy = legacyJsonFirst(factory)
+  // 2025-era requests go to the JSON-first legacy path; everything else (2026-07-28 traffic, and every request the
+  // SDK must refuse: bad content type, oversized or unreadable body, bad headers) to the SDK's handler.
+  // The body is read and parsed once here (toNodeHandler has already bounded it) and handed on parsed, so neither
+  // the routing decision nor the handler clones and re-reads it.
+  const mcp = toNodeHandler(
+    {
+      async fetch(request) {
+        if (request.method !== 'POST' || !isJsonContentType(request.headers.get('content-type'))) return handler.fetch(request)
+        const text = await request.text()
+        const body = parseJson(text)
+        if (body === undefined) {
+          // Unreadable: the SDK answers it, from a copy of the request with its body restored.
+          return handler.fetch(new Request(request, {body: text}))
+        }
+
+        if (await isLegacyRequest(request, body)) return legacy(request, body)
+        return (acceptsOnlyStream(request.headers.get('accept')) ? streaming : handler).fetch(request, {parsedBody: body})
+      },
+    },
+    {maxRequestBodySize: MAX_BODY_BYTES},
+  )
+  const hosts = allowedHostnames(options.host, options.allowedHosts)
+  const origins = [...localhostAllowedOrigins(), ...options.allowedOrigins]
+  const realm = `${plan.info.name} mcp`
+  const health = {
+    bin: plan.call.config.bin,
+    name: plan.call.config.name,
+    protocolRevisions: PROTOCOL_REVISIONS,
+    status: 'ok',
+    tools: plan.listed.length,
+    version: plan.info.version,
+  }
+  let inFlight = 0
+  let drained: (() => void) | undefined
+  const budget = new BodyBudget(options.maxPendingBodyBytes ?? DEFAULT_MAX_PENDING_BODY_BYTES)
+
+  // Timeouts are checked every second (Node's default is every 30 s, which would let a slow client hold on that long).
+  const timeouts = {connectionsCheckingInterval: 1000, headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS}
+  const server = createServer(timeouts, (req: IncomingMessage, res: ServerResponse) => {
+    const path = (req.url ?? '/').split('?')[0]
+    const guarded = firstRefusal(checkHost(req.headers.host, hosts), checkOrigin(req.headers.origin, origins))
+    if (guarded) return refuse(res, guarded)
+
+    if (path === HEALTH) {
+      if (req.method !== 'GET' && req.method !== 'HEAD') return sendJson(res, 405, {error: 'Method not allowed'}, {Allow: 'GET'})
+      return sendJson(res, 200, health)
+    }
+
+    if (path !== ENDPOINT) return sendJson(res, 404, {error: `Not found. The MCP endpoint is POST ${ENDPOINT}.`})
+    const unauthorized = firstRefusal(checkBearer(req.headers.authorization, options.token, realm))
+    if (unauthorized) return refuse(res, unauthorized)
+    if (req.method !== 'POST') {
+      return sendRpcError(res, 405, {code: -32_000, message: 'Method not allowed: this endpoint is stateless and takes POST only.'}, {Allow: 'POST'})
+    }
+
+    inFlight++
+    res.once('close', () => {
+      inFlight--
+      if (inFlight === 0) drained?.()
+    })
+    void readBody(req, MAX_BODY_BYTES, budget).then((read) => {
+      if (!read.ok) {
+        if (read.status === 0) return
+        return sendRefusal(req, res, read.status, read.message, read.retryAfter ? {'Retry-After': String(read.retryAfter)} : {})
+      }
+
+      res.once('close', read.release)
+      // Proxies must pass an event stream through as it is written, not buffer it.
+      res.setHeader('X-Accel-Buffering', 'no')
+      mcp(replayRequest(req, read.body), res).catch((error: unknown) => {
+        if (!res.headersSent) sendRpcError(res, 500, {code: -32_603, message: 'Internal error'})
+        else res.end()
+        process.stderr.write(`[mcp] request failed: ${error instanceof Error ? error.message : String(error)}\n`)
+      })
+    })
+  })
+  server.maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(options.port, options.host, () => {
+      server.off('error', reject)
+      resolve()
+    })
+  })
+  const {port} = server.address() as AddressInfo
+  const base = `http://${urlHost(options.host)}:${port}`
+
+  return {
+    async close(graceMs) {
+      server.close()
+      server.closeIdleConnections()
+      if (inFlight > 0) {
+        await new Promise<void>((resolve) => {
+          drained = resolve
+          setTimeout(resolve, graceMs).unref()
+        })
+      }
+
+      killRunningCommands()
+      await Promise.all([handler.close(), streaming.close()])
+      server.closeAllConnections()
+    },
+    healthUrl: `${base}${HEALTH}`,
+    port,
+    url: `${base}${ENDPOINT}`,
+  }
+}

@@ -1,0 +1,135 @@
+import {Client} from '@modelcontextprotocol/client'
+import {type CallToolResult, InMemoryTransport} from '@modelcontextprotocol/server'
+
+import type {ServerPlan} from './factory.js'
+
+import {spelled} from '../host/command.js'
+import {findExecutable} from '../tools/exposure/projection.js'
+import {definitionHash} from '../tools/catalog/registry.js'
+import {createServerFactory} from './factory.js'
+
+/** A mistake in what `mcp call` was asked to do; nothing ran. */
+export class CallRequestError extends Error {
+  constructor(
+    readonly code: 'BAD_ARGUMENTS' | 'UNKNOWN_TOOL',
+    message: string,
+    readonly suggestions: string[] = [],
+  ) {
+    super(message)
+  }
+}
+
+/** Tool arguments as JSON text: an object, or nothing at all (blank text means no arguments). */
+export function parseToolArguments(text: string, source: string): Record<string, unknown> {
+  if (text.trim() === '') return {}
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch (error) {
+    throw new CallRequestError('BAD_ARGUMENTS', `The arguments in ${source} are not valid JSON: ${(error as Error).message}`, [
+      `Pass a JSON object, e.g. --args '{"cwd": "/path/to/project"}'`,
+    ])
+  }
+
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    const kind = value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`
+    throw new CallRequestError('BAD_ARGUMENTS', `The arguments in ${source} must be a JSON object, not ${kind}.`)
+  }
+
+  return value as Record<string, unknown>
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({length: b.length + 1}, (_, i) => i)
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i]
+    for (let j = 1; j <= b.length; j++) current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1))
+    previous = current
+  }
+
+  return previous[b.length]
+}
+
+/**
+ * The arguments of `mcp call`: `--args` when given, else standard input when it is not a terminal (a pipe or a
+ * file), else none.
+ */
+export async function readToolArguments(flag: string | undefined, stdin: NodeJS.ReadStream = process.stdin): Promise<Record<string, unknown>> {
+  if (flag !== undefined) return parseToolArguments(flag, '--args')
+  if (stdin.isTTY) return {}
+  let text = ''
+  stdin.setEncoding('utf8')
+  for await (const chunk of stdin) text += chunk as string
+  return parseToolArguments(text, 'standard input')
+}
+
+/** Up to five names like `wanted`: shared words first, then the fewest edits. */
+export function closeNames(wanted: string, names: readonly string[]): string[] {
+  const words = wanted.toLowerCase().split(/[\s:_-]+/).filter(Boolean)
+  return names
+    .map((name) => ({distance: editDistance(wanted.toLowerCase(), name.toLowerCase()), name, shared: words.filter((w) => name.toLowerCase().includes(w)).length}))
+    .filter((c) => c.shared > 0 || c.distance <= Math.max(2, Math.floor(c.name.length / 3)))
+    .sort((a, b) => b.shared - a.shared || a.distance - b.distance || a.name.localeCompare(b.name))
+    .slice(0, 5)
+    .map((c) => c.name)
+}
+
+function unknownTool(plan: ServerPlan, name: string, listed: readonly string[]): CallRequestError {
+  const command = findExecutable(plan.projection, name)
+  if (command) {
+    const args = JSON.stringify({arguments: {}, command: command.displayId, expectedDefinitionHash: definitionHash(command)})
+    return new CallRequestError('UNKNOWN_TOOL', `"${name}" is not listed as a tool, but the command "${command.displayId}" is reachable through run_command.`, [
+      spelled(plan.call.config, 'call', 'run_command', '--args', `'${args}'`),
+    ])
+  }
+
+  const near = closeNames(name, listed)
+  return new CallRequestError(
+    'UNKNOWN_TOOL',
+    `No tool "${name}".${near.length > 0 ? ` Did you mean: ${near.join(', ')}?` : ''}`,
+    [`"${spelled(plan.call.config, 'tools')}" lists every tool this server exposes.`],
+  )
+}
+
+/** Asks the person a yes/no question (see terminal-ask.ts). */
+export type Asker = (question: string) => Promise<'accept' | 'cancel' | 'decline'>
+
+/**
+ * Calls one tool of the real server, in this process: the same factory, schema validation, capability boundary,
+ * call pipeline and results as `mcp stdio` and `mcp serve`, over the SDK's in-memory transport and the official
+ * client. With `ask`, the client declares elicitation and puts the server's questions (a destructive command under
+ * --confirm-destructive) to the person; without it, it cannot be asked. Unknown tools are refused
+ * (CallRequestError) before anything runs. Client and server are closed before it returns.
+ */
+export async function callToolInProcess(plan: ServerPlan, name: string, args: Record<string, unknown>, ask?: Asker): Promise<CallToolResult> {
+  // The server lists exactly plan.listed (see createServerFactory).
+  const names = plan.listed.map((entry) => entry.tool.name)
+  if (!names.includes(name)) throw unknownTool(plan, name, names)
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
+  const server = createServerFactory(plan)()
+  const client = new Client({name: `${plan.info.name}-mcp-call`, version: plan.info.version}, ask ? {capabilities: {elicitation: {form: {}}}} : {})
+  if (ask) {
+    client.setRequestHandler('elicitation/create', async (request) => {
+      const answer = await ask(String(request.params.message))
+      return answer === 'accept' ? {action: 'accept', content: {confirm: true}} : {action: answer}
+    })
+  }
+
+  try {
+    await server.connect(serverSide)
+    await client.connect(clientSide)
+    // The server enforces each command's own timeout; the client only has to wait longer than the longest.
+    const longest = Math.max(plan.call.settings.timeoutMs, ...[...plan.projection.executable.values()].map((t) => t.timeoutMs))
+    return (await client.callTool({arguments: args, name}, {timeout: longest + 30_000})) as CallToolResult
+  } finally {
+    await client.close().catch(() => {})
+    await server.close().catch(() => {})
+  }
+}
+
+/** What a person reads: the result's text blocks; other content is named, not dumped. */
+export function resultText(result: CallToolResult): string {
+  return result.content
+    .map((block) => (block.type === 'text' ? block.text : `[${block.type}${'mimeType' in block ? ` ${String(block.mimeType)}` : ''}]`))
+    .join('\n')
+}

@@ -1,0 +1,48 @@
+import * as z from 'zod'
+
+import type {NotListedReason, Projection} from '../exposure/projection.js'
+
+import {type BuiltinTool, jsonResult} from './builtin-tool.js'
+
+/**
+ * describe_capabilities: always listed, never filtered. Everything it reports is read off the projection and the
+ * list of tool names the server registers from (`listed`), never recomputed.
+ */
+export function capabilitiesBuiltin(projection: Projection, listed: () => readonly string[]): BuiltinTool {
+  let answer: ReturnType<typeof jsonResult> | undefined
+  return {
+    description:
+      'What this server exposes and why: the exact tool names listed, the profile and its limits, the size of the listed command tools, read-only mode, and why each command that is not listed is left out (and whether run_command can still reach it).',
+    handler() {
+      // Nothing in it changes while the server runs: worked out on the first call (as cli_info is).
+      answer ??= capabilitiesResult(projection, listed())
+      return {...answer, content: [...answer.content]}
+    },
+    name: 'describe_capabilities',
+    schema: z.strictObject({}),
+    title: 'Describe capabilities',
+  }
+}
+
+/**
+ * Left out by the CLI's author (hidden, excluded, just-in-time stubs): counted, never named, so the model cannot use
+ * this diagnostic to learn what the author kept out of sight. Everything else is named with its reason.
+ */
+const UNNAMED: ReadonlySet<NotListedReason> = new Set(['excluded by author config', 'hidden', 'just-in-time plugin stub'])
+
+function capabilitiesResult(projection: Projection, tools: readonly string[]) {
+  const unnamed: Partial<Record<NotListedReason, number>> = {}
+  for (const {reason} of projection.notListed) if (UNNAMED.has(reason)) unnamed[reason] = (unnamed[reason] ?? 0) + 1
+  const data = {
+    gateway: {count: projection.gateway.length, runWith: 'run_command'},
+    limits: projection.limits,
+    notListed: projection.notListed.filter((n) => !UNNAMED.has(n.reason)).map(({detail, id, reason}) => ({command: id, reason, ...(detail ? {detail} : {})})),
+    notNamed: unnamed,
+    profile: {name: projection.profile, source: projection.bandSource},
+    readOnly: projection.readOnly,
+    tools,
+    typedBand: {bytes: projection.bandBytes, count: projection.band.length},
+  }
+  const summary = `${tools.length} tools listed (${projection.band.length} commands, ${projection.bandBytes} bytes); ${projection.gateway.length} more commands through run_command; ${projection.readOnly ? 'read-only' : 'read-write'}`
+  return jsonResult(summary, data)
+}

@@ -1,0 +1,259 @@
+import {type Command, type Config, toStandardizedId} from '@oclif/core'
+import * as z from 'zod'
+
+import {type CommandSettings, ConfigError, idPattern, parseCommandSettings, type Settings} from '../../settings/settings.js'
+import {type Hints, type HintSource, resolveHints, writingFlagReason} from './hints.js'
+import {canonicalJson} from './fingerprint.js'
+import {jsonErrorsKeepMessage} from '../execution/child-env.js'
+import {commandSummary, displayId, renderTemplate, toolDescription, topicIds} from './help-text.js'
+import {MAX_KEY_LENGTH} from '../records/idempotency-store.js'
+import {assignToolNames, shortHash} from './tool-names.js'
+import {selfManagementReason} from './self-management.js'
+import {buildToolInput, flagSignature, isExposedFlag, SchemaError, type SchemaOptions, toJsonSchema, type ToolInput} from './input-schema.js'
+
+/** This package's name as oclif records it on the commands it contributes. */
+export const PLUGIN_NAME = 'oclif-plugin-mcp'
+/** Names the server's own tools take; a command whose name would clash gets a hashed suffix instead. */
+export const BUILTIN_TOOL_NAMES = [
+  'cli_info',
+  'list_commands',
+  'describe_command',
+  'search_docs',
+  'read_doc',
+  'describe_capabilities',
+  'find_commands',
+  'run_command',
+] as const
+
+export interface CommandTool {
+  /** What a client sees in tools/list: the hints plus the title. */
+  annotations: Omit<Hints, 'title'> & {title: string}
+  command: Command.Cached
+  description: string
+  displayId: string
+  env: Record<string, string>
+  /** In words, what decided the hints (see classifyCommand). */
+  hintEvidence: string[]
+  hintSource: HintSource
+  /** The annotations without the title: what list_commands, find_commands and `mcp tools` show. */
+  hints: Omit<Hints, 'title'>
+  id: string
+  input: ToolInput
+  /** The command takes `--json` (oclif's enableJsonFlag): its output becomes structuredContent. */
+  json: boolean
+  name: string
+  summary: string
+  timeoutMs: number
+  title: string
+  topic: string
+  /** Flags of a read-only command left out of its input because they would change something. */
+  withheldFlags: {name: string; reason: string}[]
+}
+
+/** Why a command is not a tool at all. */
+export type SkipKind = 'author' | 'hidden' | 'jit' | 'no-schema' | 'own' | 'self-management'
+
+export interface Registry {
+  byId: ReadonlyMap<string, CommandTool>
+  byName: ReadonlyMap<string, CommandTool>
+  /** Commands left out on purpose, with the reason. */
+  skipped: {id: string; kind: SkipKind; reason: string}[]
+  tools: readonly CommandTool[]
+}
+
+/** Flags carried by at least this many commands, and by a quarter of them, get a one-line description. */
+const COMMON_FLAG_MIN = 10
+
+/** oclif files an alias under its `:` spelling, while `aliases` keeps it as written (`data fetch` in a space-separated CLI). */
+function isAliasEntry(command: Command.Cached, config: Config): boolean {
+  return (command.aliases ?? []).some((alias) => toStandardizedId(alias, config) === command.id)
+}
+
+function skipReason(command: Command.Cached, settings: CommandSettings, config: Config, allowedSelf: (id: string) => boolean): {kind: SkipKind; reason: string} | undefined {
+  if (command.pluginName === PLUGIN_NAME) return {kind: 'own', reason: 'the MCP server itself'}
+  if (command.pluginType === 'jit') return {kind: 'jit', reason: 'just-in-time plugin stub (running it would install a plugin)'}
+  if (command.hidden) return {kind: 'hidden', reason: 'hidden'}
+  if (settings.exclude) return {kind: 'author', reason: 'excluded by the CLI author'}
+  const self = allowedSelf(command.id) ? undefined : selfManagementReason(command, commandSummary(command, config))
+  if (self) return {kind: 'self-management', reason: `manages the CLI itself: ${self} (an author can expose it with oclif.mcp.allowSelfManagement)`}
+  return undefined
+}
+
+function commonFlagSignatures(commands: readonly Command.Cached[], omit: ReadonlySet<string>): Set<string> {
+  const counts = new Map<string, number>()
+  for (const command of commands) {
+    for (const flag of Object.values(command.flags ?? {})) {
+      if (!isExposedFlag(flag, omit)) continue
+      const signature = flagSignature(flag)
+      counts.set(signature, (counts.get(signature) ?? 0) + 1)
+    }
+  }
+
+  const threshold = Math.max(COMMON_FLAG_MIN, commands.length / 4)
+  return new Set([...counts].filter(([, n]) => n >= threshold).map(([signature]) => signature))
+}
+
+/** The author's `oclif.mcp.commands` patterns, compiled once, in order. */
+type AuthorPatterns = readonly (readonly [RegExp, CommandSettings])[]
+
+/** The author's settings for one command: matching package.json patterns in order, then the static `mcp` property. */
+function settingsLayers(command: Command.Cached, patterns: AuthorPatterns): CommandSettings[] {
+  const matching = patterns.filter(([pattern]) => pattern.test(command.id)).map(([, value]) => value)
+  const ownProperty = (command as Command.Cached & {mcp?: unknown}).mcp
+  return ownProperty === undefined ? matching : [...matching, parseCommandSettings(ownProperty, command.id)]
+}
+
+/** A command kept for the registry, with the author's settings layers for it and their merge. */
+interface Chosen {
+  command: Command.Cached
+  layers: CommandSettings[]
+  merged: CommandSettings
+}
+
+/** Properties the server adds to every command tool. */
+function serverShape(settings: Settings): Record<string, z.ZodType> {
+  const fallback = settings.defaultCwd ?? 'a private empty directory'
+  return {
+    cwd: z.string().describe(`Absolute path of an existing directory to run the command in. Default: ${fallback}.`).optional(),
+    idempotencyKey: z
+      .string()
+      .min(1)
+      .max(MAX_KEY_LENGTH)
+      .describe('Optional. A retry with the same key and arguments returns the first run\'s result instead of running again.')
+      .optional(),
+  }
+}
+
+function describeCommandTool(
+  {command, layers, merged}: Chosen,
+  config: Config,
+  settings: Settings,
+  schemaOptions: SchemaOptions,
+  topics: ReadonlySet<string>,
+  jsonOk: boolean,
+): Omit<CommandTool, 'name'> {
+  const shownId = displayId(command.id, config)
+  const summary = commandSummary(command, config)
+  const authorHints = layers.map((l) => l.annotations)
+  const resolved = resolveHints({id: command.id, isTopicIndex: topics.has(command.id), summary}, authorHints)
+  let {hints} = resolved
+  const evidence = [...resolved.evidence]
+  // A read-only command keeps its label whatever the model passes: flags that would change something are left out.
+  let withheld: {name: string; reason: string}[] = []
+  if (hints.readOnlyHint) {
+    const flags = Object.values(command.flags ?? {}).filter((flag) => isExposedFlag(flag, schemaOptions.omitFlags))
+    const writing = flags.flatMap((flag) => {
+      const reason = writingFlagReason({...flag, summary: flag.summary && renderTemplate(flag.summary, config, command)})
+      return reason ? [{flag, reason}] : []
+    })
+    const required = writing.find(({flag}) => flag.required)
+    if (required && resolved.source !== 'author') {
+      // A flag that cannot be left out and that writes: the command writes.
+      evidence.push(`required flag --${required.flag.name} writes: ${required.reason}`)
+      hints = {...hints, destructiveHint: false, idempotentHint: false, readOnlyHint: false}
+    } else {
+      withheld = writing.filter(({flag}) => !flag.required).map(({flag, reason}) => ({name: flag.name, reason}))
+    }
+  }
+
+  const omit = withheld.length > 0 ? {...schemaOptions, omitFlags: new Set([...schemaOptions.omitFlags, ...withheld.map((w) => w.name)])} : schemaOptions
+  const {title: authorTitle, ...flags} = hints
+  const title = authorTitle ?? `${config.bin} ${shownId}`
+  return {
+    annotations: {...flags, title},
+    command,
+    description: toolDescription(command, config, summary),
+    displayId: shownId,
+    env: {...settings.author.env, ...Object.assign({}, ...layers.map((l) => l.env))},
+    hintEvidence: evidence,
+    hintSource: resolved.source,
+    hints: flags,
+    id: command.id,
+    input: buildToolInput(command, omit),
+    // On hosts whose --json errors lose their message, commands answer in text: the model must read why they failed.
+    json: Boolean(command.enableJsonFlag) && jsonOk,
+    summary,
+    timeoutMs: merged.timeout ? merged.timeout * 1000 : settings.timeoutMs,
+    title,
+    topic: command.id.includes(':') ? command.id.slice(0, command.id.lastIndexOf(':')) : '',
+    withheldFlags: withheld,
+  }
+}
+
+/**
+ * One tool per canonical command, from manifest metadata only (no command class is loaded).
+ * Drops alias entries, hidden commands, JIT stubs, this plugin's own commands and what the author excludes.
+ */
+export function buildRegistry(config: Config, settings: Settings): Registry {
+  const skipped: Registry['skipped'] = []
+  const chosen: Chosen[] = []
+  const seen = new Set<string>()
+  const patterns: AuthorPatterns = Object.entries(settings.author.commands ?? {}).map(([glob, value]) => [idPattern(glob), value] as const)
+  const allowed = (settings.author.allowSelfManagement ?? []).map((glob) => idPattern(glob))
+  const allowedSelf = (id: string) => allowed.some((pattern) => pattern.test(id))
+  for (const command of config.commands) {
+    if (isAliasEntry(command, config) || seen.has(command.id)) continue
+    seen.add(command.id)
+    const layers = settingsLayers(command, patterns)
+    const merged = Object.assign({}, ...layers) as CommandSettings
+    const skip = skipReason(command, merged, config, allowedSelf)
+    if (skip) skipped.push({id: command.id, ...skip})
+    else chosen.push({command, layers, merged})
+  }
+
+  chosen.sort((a, b) => (a.command.id < b.command.id ? -1 : 1))
+  const omitFlags = new Set(settings.author.omitFlags ?? [])
+  const schemaOptions = {
+    commonFlags: commonFlagSignatures(
+      chosen.map((c) => c.command),
+      omitFlags,
+    ),
+    omitFlags,
+    secretFlags: new Set(settings.author.secretFlags ?? []),
+    serverShape: serverShape(settings),
+  }
+  const topics = topicIds(chosen.map(({command}) => command.id))
+  const jsonOk = jsonErrorsKeepMessage(config)
+  const built: Omit<CommandTool, 'name'>[] = []
+  for (const entry of chosen) {
+    try {
+      built.push(describeCommandTool(entry, config, settings, schemaOptions, topics, jsonOk))
+    } catch (error) {
+      if (error instanceof ConfigError) throw error
+      // One command we cannot describe faithfully must not take the other tools (or the server) down.
+      const reason = error instanceof SchemaError ? error.message : `unreadable metadata: ${error instanceof Error ? error.message : String(error)}`
+      skipped.push({id: entry.command.id, kind: 'no-schema', reason})
+    }
+  }
+
+  const names = assignToolNames(
+    built.map((t) => t.id),
+    new Set(BUILTIN_TOOL_NAMES),
+  )
+  const tools = built.map((tool): CommandTool => ({...tool, name: names.get(tool.id)!}))
+
+  return {
+    byId: new Map(tools.map((t) => [t.id, t])),
+    byName: new Map(tools.map((t) => [t.name, t])),
+    skipped,
+    tools,
+  }
+}
+
+/**
+ * A stable hash of everything that shapes a call to the command: its id, input schema, annotations, whether it
+ * answers in JSON, and its timeout. A client that described a command passes it back to run_command, which refuses
+ * to run arguments shaped for a definition that has since changed.
+ */
+export function definitionHash(tool: CommandTool): string {
+  let hash = hashes.get(tool)
+  if (!hash) {
+    const shape = {annotations: tool.annotations, id: tool.id, input: toJsonSchema(tool.input.schema), json: tool.json, timeoutMs: tool.timeoutMs}
+    hash = `sha256:${shortHash(canonicalJson(shape), 32)}`
+    hashes.set(tool, hash)
+  }
+
+  return hash
+}
+
+const hashes = new WeakMap<CommandTool, string>()

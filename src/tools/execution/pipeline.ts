@@ -1,0 +1,210 @@
+import type {Config} from '@oclif/core'
+import type * as z from 'zod'
+
+import {join} from 'node:path'
+
+import type {Settings} from '../../settings/settings.js'
+import {type CommandTool, PLUGIN_NAME} from '../catalog/registry.js'
+
+import {AuditLog, type AuditRecord} from '../records/audit-log.js'
+import {childEnv, hostBinScript} from './child-env.js'
+import {type Execute, executeCommand, type Ran} from './execute-command.js'
+import {IdempotencyStore} from '../records/idempotency-store.js'
+import {CommandLimiter} from './limiter.js'
+import {type Projection, unknownCommandMessage} from '../exposure/projection.js'
+import {errorResult, type ToolResult} from './tool-result.js'
+import {withoutHostKeys} from '../catalog/input-schema.js'
+import {REDACTED, type Redact, redactor, secretEnvValues} from './redact.js'
+import {type DefaultWorkdir} from './workdir.js'
+import {WorkerPool} from './worker-pool.js'
+
+/** What running a command tool needs besides its input; built once per server process. */
+export interface CallEnvironment {
+  /** Undefined when auditing is off (--no-audit). */
+  audit?: AuditLog
+  binScript: string
+  /** The capability boundary: a command outside it is answered like an unknown one, whoever asks. */
+  boundary: Projection
+  config: Config
+  idempotency: IdempotencyStore
+  limiter: CommandLimiter
+  settings: Settings
+  workdir: DefaultWorkdir
+  workers: WorkerPool
+}
+
+export function callEnvironment(config: Config, settings: Settings, boundary: Projection, workdir: DefaultWorkdir): CallEnvironment {
+  const binScript = hostBinScript(config)
+  return {
+    // In the CLI's data dir: the record of what was changed outlives caches.
+    audit: settings.audit ? new AuditLog(join(config.dataDir, 'mcp-audit.jsonl')) : undefined,
+    binScript,
+    boundary,
+    config,
+    // In the CLI's cache dir, so a retry after a server restart still finds the first run's result.
+    idempotency: new IdempotencyStore({dir: join(config.cacheDir, 'mcp-idempotency')}),
+    limiter: new CommandLimiter(settings.maxConcurrency, settings.maxQueue),
+    settings,
+    workdir,
+    workers: new WorkerPool({bin: binScript, env: childEnv(config, {}), root: config.root, size: settings.workers}),
+  }
+}
+
+const META = PLUGIN_NAME
+
+/** What the person answered when asked to confirm a call, or (2026-07-28) the round that asks them. */
+export type AskOutcome = {answer: 'accept' | 'cancel' | 'decline'} | {pending: ToolResult}
+
+/**
+ * How this request can reach the person: a function that asks, or the reason it cannot (the transport has no way
+ * to carry a request to the client, or the client did not declare that it can answer one).
+ */
+export type Asking = {ask: (message: string) => Promise<AskOutcome>} | {cannot: string}
+
+/** What a call brings besides its arguments: cancellation, progress, who is calling, and how to ask the person. */
+export interface CallContext {
+  asking?: Asking
+  client?: {name?: string; version?: string}
+  era?: 'legacy' | 'modern'
+  progress?: (message: string) => void
+  signal?: AbortSignal
+}
+
+/** The properties of a tool's secret parameters (flags and args that hold secrets). */
+function secretProperties(tool: CommandTool): string[] {
+  return tool.input.params.flatMap((p) => (p.kind !== 'rest' && p.secret ? [p.property] : []))
+}
+
+/** The call's arguments as a person or a log may see them: secret parameters blanked, secrets elsewhere redacted. */
+export function shownArguments(tool: CommandTool, args: Record<string, unknown>, redact: Redact): Record<string, unknown> {
+  const secret = new Set(secretProperties(tool))
+  return redact(Object.fromEntries(Object.entries(args).map(([k, v]) => [k, secret.has(k) ? REDACTED : v])))
+}
+
+/** The secret values a call involves: its secret parameters' values and the secret-named environment variables. */
+function secretsOf(tool: CommandTool, args: Record<string, unknown>, childVars: Record<string, string | undefined>): string[] {
+  const values = secretProperties(tool).flatMap((property) => [args[property]].flat())
+  return [...values.filter((v): v is string => typeof v === 'string'), ...secretEnvValues(childVars)]
+}
+
+function withMeta(result: ToolResult, meta: Record<string, unknown>): ToolResult {
+  return {...result, _meta: {...(result._meta as object | undefined), ...meta}}
+}
+
+function withNote(result: ToolResult, note: string, meta: Record<string, unknown>): ToolResult {
+  return {...withMeta(result, meta), content: [...result.content, {text: note, type: 'text'}]}
+}
+
+function zodIssues(error: z.ZodError): string {
+  return error.issues.map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : 'arguments'}: ${issue.message}`).join('; ')
+}
+
+function refusal(text: string, code: string, tool: CommandTool, more: Record<string, unknown> = {}): ToolResult {
+  return {...errorResult(text), structuredContent: {code, command: tool.displayId, ...more}}
+}
+
+/** A step of the pipeline that ends the call before anything runs, with what the audit log records of it. */
+interface Stop {
+  outcome: AuditRecord['outcome'] | undefined
+  result: ToolResult
+}
+
+/**
+ * The confirmation step: a destructive command on a server that confirms them runs only once the person agreed.
+ * Where nobody can be asked it is refused (fail closed), unless the user chose to let the host's own approval of
+ * tool calls be the gate (`--trust-host-approval`).
+ */
+async function confirmation(tool: CommandTool, args: Record<string, unknown>, env: CallEnvironment, context: CallContext, redact: Redact): Promise<Stop | undefined> {
+  const {confirmDestructive, trustHostApproval} = env.settings
+  if (!confirmDestructive || !tool.hints.destructiveHint) return undefined
+  const asking = context.asking ?? {cannot: 'this client cannot be asked'}
+  if ('cannot' in asking) {
+    if (trustHostApproval) return undefined
+    const text = `"${tool.displayId}" is destructive, and this server asks the person before running destructive commands (--confirm-destructive), but ${asking.cannot}. Nothing was run. To run it, use a client that can ask (elicitation over stdio, or 2026-07-28 HTTP), or start the server with --trust-host-approval to let the host's own approval of tool calls decide.`
+    return {outcome: 'not-confirmed', result: refusal(text, 'CONFIRMATION_UNAVAILABLE', tool, {reason: asking.cannot})}
+  }
+
+  const shown = JSON.stringify(shownArguments(tool, args, redact))
+  const outcome = await asking.ask(`Run "${tool.displayId}" with ${shown}? It is marked destructive.`)
+  if ('pending' in outcome) return {outcome: undefined, result: outcome.pending}
+  if (outcome.answer === 'accept') return undefined
+  const how = outcome.answer === 'cancel' ? 'cancelled' : 'declined'
+  return {outcome: 'not-confirmed', result: refusal(`The person ${how} running "${tool.displayId}". Nothing was run.`, 'NOT_CONFIRMED', tool)}
+}
+
+/** The idempotency and execution steps: with a key, a retry gets the first run's recorded result instead. */
+async function execution(tool: CommandTool, args: Record<string, unknown>, key: unknown, env: CallEnvironment, how: Execute): Promise<{outcome: AuditRecord['outcome']; ran: Ran}> {
+  if (typeof key !== 'string') {
+    const ran = await executeCommand(tool, args, env, how)
+    return {outcome: ran.ran ? 'ran' : 'not-run', ran}
+  }
+
+  let execution: Ran | undefined
+  const recorded = await env.idempotency.run(tool.id, key, args, async () => (execution = await executeCommand(tool, args, env, how)))
+  switch (recorded.status) {
+    case 'refused': {
+      const code = `IDEMPOTENCY_${recorded.reason.toUpperCase().replace('-', '_')}`
+      return {outcome: 'refused', ran: {ran: false, result: {...errorResult(`${recorded.message} Nothing was run.`), structuredContent: {code}}}}
+    }
+
+    case 'replayed': {
+      const note = `Replayed: this is the result recorded at ${recorded.recordedAt} for idempotencyKey "${key}"; the command did not run again.`
+      const result = withNote(recorded.result, note, {[`${META}/idempotency`]: {recordedAt: recorded.recordedAt, replayed: true}})
+      return {outcome: 'replayed', ran: {ran: false, result}}
+    }
+
+    default: {
+      let ran: Ran = execution ?? {ran: recorded.status === 'executed', result: recorded.result}
+      if (recorded.storageError) {
+        const what = ran.ran ? 'The command ran, but its result could not be recorded' : 'The command did not run, and its claim could not be released'
+        const warning = `${what} for idempotencyKey "${key}": ${recorded.storageError}`
+        ran = {...ran, result: withNote(ran.result, warning, {[`${META}/idempotency`]: {storageError: recorded.storageError}})}
+      }
+
+      return {outcome: ran.ran ? 'ran' : 'not-run', ran}
+    }
+  }
+}
+
+/**
+ * The one call pipeline. Every way of calling a command — its typed tool, run_command, `mcp call`, over stdio or
+ * HTTP — comes here, and takes the same steps in the same order: boundary → arguments → confirmation →
+ * idempotency → execution → result (redacted) → audit. Never throws for a bad call: every refusal is a tool result
+ * that says why and that nothing ran.
+ */
+export async function callCommandTool(tool: CommandTool, input: Record<string, unknown>, env: CallEnvironment, context: CallContext = {}): Promise<ToolResult> {
+  // Boundary: the same answer as for an unknown command, so what is outside cannot be told from what does not exist.
+  if (env.boundary.executable.get(tool.id) !== tool) return errorResult(unknownCommandMessage(env.boundary, tool.displayId))
+
+  // The secrets the call involves are known before anything is said about it, a refusal of its arguments included.
+  const childVars = childEnv(env.config, tool.env)
+  const redact = redactor(secretsOf(tool, input, childVars))
+
+  // Arguments (the SDK has validated a typed tool's already; run_command's arrive as an open object, where a model
+  // told by its host to add a key to every call may have put it too).
+  const parsed = tool.input.schema.safeParse(withoutHostKeys(input))
+  if (!parsed.success) return errorResult(redact(`Invalid arguments for "${tool.displayId}": ${zodIssues(parsed.error)}. Nothing was run.`))
+  const {idempotencyKey: key, ...args} = parsed.data as Record<string, unknown>
+
+  const stopped = await confirmation(tool, args, env, context, redact)
+  const {outcome, ran}: {outcome: AuditRecord['outcome'] | undefined; ran: Ran} = stopped
+    ? {outcome: stopped.outcome, ran: {ran: false, result: stopped.result}}
+    : await execution(tool, args, key, env, {childVars, progress: context.progress, redact, signal: context.signal})
+
+  if (!env.audit || !outcome || tool.hints.readOnlyHint) return ran.result
+  const failure = await env.audit.append({
+    arguments: shownArguments(tool, parsed.data as Record<string, unknown>, redact),
+    client: context.client ?? null,
+    command: tool.id,
+    cwd: ran.cwd ?? null,
+    durationMs: ran.durationMs ?? null,
+    era: context.era ?? null,
+    exitCode: ran.exitCode ?? null,
+    outcome,
+    time: new Date().toISOString(),
+    tool: tool.name,
+  })
+  if (!failure) return ran.result
+  process.stderr.write(`[mcp] could not write the audit log ${env.audit.file}: ${failure}\n`)
+  return withMeta(ran.result, {[`${META}/audit`]: {error: failure, file: env.audit.file}})
+}

@@ -1,0 +1,139 @@
+import type {RunOutcome} from './child-process.js'
+
+/** MCP tool result, as the SDK's handlers return it. */
+export interface ToolResult {
+  [key: string]: unknown
+  content: {text: string; type: 'text'}[]
+  isError?: boolean
+  structuredContent?: Record<string, unknown>
+}
+
+export function errorResult(message: string): ToolResult {
+  return {content: [{text: message, type: 'text'}], isError: true}
+}
+
+export interface RunContext {
+  argv: readonly string[]
+  /** What a person would type, for the text header: `taskbox tasks add …`. */
+  commandLine: string
+  cwd: string
+  id: string
+  json: boolean
+}
+
+/** A command's `--json` error output can be tens of kilobytes; the model needs the message. */
+const MAX_ERROR_TEXT = 2000
+
+// CSI and OSC sequences, plus lone escape codes.
+// eslint-disable-next-line no-control-regex
+const ANSI = /\u001B\[[0-?]*[ -/]*[@-~]|\u001B\][^\u0007\u001B]*(?:\u0007|\u001B\\)|\u001B[@-Z\\-_]/g
+
+export function stripAnsi(text: string): string {
+  return text.replaceAll(ANSI, '')
+}
+
+/** Parses a command's `--json` output; tolerates noise printed before it (another plugin's hook, a warning). */
+export function parseJsonOutput(stdout: string): {ok: true; value: unknown} | {ok: false} {
+  const text = stdout.trim()
+  if (!text) return {ok: false}
+  try {
+    return {ok: true, value: JSON.parse(text)}
+  } catch {
+    const start = text.search(/^[[{]/m)
+    if (start <= 0) return {ok: false}
+    try {
+      return {ok: true, value: JSON.parse(text.slice(start))}
+    } catch {
+      return {ok: false}
+    }
+  }
+}
+
+/**
+ * The message of an oclif (`{error: {message}}`) or Salesforce-style (`{status, message}`) JSON error, and the exit
+ * code the command asked for (oclif's `error.oclif.exit`), which oclif 4 does not use as the process's exit code
+ * when it prints the error as JSON: the process exits 1 whatever the command asked for.
+ */
+function jsonErrorOf(value: unknown): {code?: string; exit?: number; message: string} | undefined {
+  if (value === null || typeof value !== 'object') return undefined
+  const record = value as Record<string, unknown>
+  const error = (record.error && typeof record.error === 'object' ? record.error : record) as Record<string, unknown>
+  if (typeof error.message !== 'string') return undefined
+  const code = typeof error.code === 'string' ? error.code : typeof error.name === 'string' && error.name !== 'Error' ? error.name : undefined
+  const exit = (error.oclif as {exit?: unknown} | undefined)?.exit
+  return {code, message: error.message, ...(Number.isInteger(exit) ? {exit: exit as number} : {})}
+}
+
+function tail(text: string, max: number): string {
+  const trimmed = text.trim()
+  return trimmed.length <= max ? trimmed : `…${trimmed.slice(-max)}`
+}
+
+function truncationNotice(outcome: RunOutcome): string | undefined {
+  const parts: string[] = []
+  if (outcome.stdoutDropped > 0) parts.push(`${outcome.stdoutDropped} bytes of stdout`)
+  if (outcome.stderrDropped > 0) parts.push(`${outcome.stderrDropped} bytes of stderr`)
+  return parts.length > 0 ? `[output truncated: ${parts.join(' and ')} not shown]` : undefined
+}
+
+function failureHeadline(outcome: RunOutcome, limitMs: number): string | undefined {
+  if (outcome.spawnError) return `Could not start the command: ${outcome.spawnError}`
+  if (outcome.timedOut) return `Timed out after ${Math.round(limitMs / 1000)} s; the command and everything it started were killed.`
+  if (outcome.cancelled) return 'Cancelled; the command and everything it started were killed.'
+  if (outcome.signal) return `The command was killed by ${outcome.signal}.`
+  if (outcome.exitCode !== 0) return `The command failed with exit code ${outcome.exitCode}.`
+  return undefined
+}
+
+/** Run outcome → CallToolResult: text for the model, structuredContent for programs, isError when it failed. */
+export function toToolResult(outcome: RunOutcome, context: RunContext, timeoutMs: number): ToolResult {
+  const stdout = stripAnsi(outcome.stdout)
+  const stderr = stripAnsi(outcome.stderr)
+  const parsed = context.json ? parseJsonOutput(stdout) : ({ok: false} as const)
+  const failure = failureHeadline(outcome, timeoutMs)
+  const jsonError = failure && parsed.ok ? jsonErrorOf(parsed.value) : undefined
+  const notice = truncationNotice(outcome)
+
+  const structured: Record<string, unknown> = {
+    argv: context.argv,
+    command: context.id,
+    cwd: context.cwd,
+    durationMs: outcome.durationMs,
+    exitCode: outcome.exitCode ?? null,
+  }
+  if (outcome.signal) structured.signal = outcome.signal
+  if (outcome.timedOut) structured.timedOut = true
+  if (outcome.cancelled) structured.cancelled = true
+  // The exit code the command asked for, when the process's own exit code says otherwise.
+  const askedExit = jsonError?.exit !== undefined && jsonError.exit !== outcome.exitCode ? jsonError.exit : undefined
+  if (failure) {
+    structured.error = {message: jsonError?.message ?? failure, ...(jsonError?.code ? {code: jsonError.code} : {}), ...(askedExit === undefined ? {} : {exit: askedExit})}
+  }
+
+  // JSON that is not an error object (a test report, a partial result) is still the command's answer.
+  if (parsed.ok && !jsonError) structured.data = parsed.value
+  if (!parsed.ok && stdout.trim()) structured.stdout = stdout
+  if (stderr.trim()) structured.stderr = failure ? tail(stderr, MAX_ERROR_TEXT) : stderr
+  if (notice) structured.truncated = {stderrBytes: outcome.stderrDropped, stdoutBytes: outcome.stdoutDropped}
+
+  const exit = outcome.exitCode === undefined ? 'no exit code' : `exit ${outcome.exitCode}`
+  const lines = [`$ ${context.commandLine}`, `(${exit}, ${outcome.durationMs} ms, in ${context.cwd})`, '']
+  if (failure) {
+    lines.push(askedExit === undefined ? failure : `${failure.slice(0, -1)} (the command's error asks for exit code ${askedExit}).`)
+    if (jsonError) lines.push(`Error${jsonError.code ? ` ${jsonError.code}` : ''}: ${tail(jsonError.message, MAX_ERROR_TEXT)}`)
+    else if (stderr.trim()) lines.push(tail(stderr, MAX_ERROR_TEXT))
+    if (!jsonError && stdout.trim()) lines.push('', 'Output before the failure:', tail(stdout, MAX_ERROR_TEXT))
+  } else if (parsed.ok) {
+    lines.push('```json', JSON.stringify(parsed.value, null, 2), '```')
+  } else {
+    lines.push(stdout.trim() || (stderr.trim() ? '(nothing on stdout)' : '(no output)'))
+  }
+
+  // What the command printed on stderr is part of its answer (some answer only there: `config autocorrect status`).
+  if (!failure && stderr.trim()) lines.push('', 'On stderr:', tail(stderr, MAX_ERROR_TEXT))
+
+  if (notice) lines.push('', notice)
+  const result: ToolResult = {content: [{text: lines.join('\n'), type: 'text'}], structuredContent: structured}
+  if (failure) result.isError = true
+  return result
+}

@@ -1,0 +1,208 @@
+import {ConfigError, idOrTopicPattern, type Profile, type Settings} from '../../settings/settings.js'
+import type {CommandTool, Registry, SkipKind} from '../catalog/registry.js'
+
+import {toJsonSchema} from '../catalog/input-schema.js'
+
+/** Why a command is not in tools/list. Everything but `gateway` is also outside the capability boundary. */
+export type NotListedReason =
+  | 'excluded by author config'
+  | 'excluded by flag'
+  | 'excluded by profile'
+  | 'hidden'
+  | 'just-in-time plugin stub'
+  | 'manages the CLI itself'
+  | 'no schema representation'
+  | 'outside the typed band (reachable through run_command)'
+  | 'read-only mode'
+  | 'the MCP server itself'
+
+export interface NotListed {
+  detail?: string
+  id: string
+  reason: NotListedReason
+}
+
+/** How the typed band was chosen. */
+export type BandSource = 'all commands fit' | 'author default profile' | 'default selection' | 'profile flag' | 'tools flag'
+
+/**
+ * What this server exposes, decided once: the typed band (listed as tools), the gateway band (reachable through
+ * run_command only) and everything else with its reason. `executable` (typed ∪ gateway) is the capability
+ * boundary: every execution path refuses a command outside it with the same answer as an unknown command.
+ */
+export interface Projection {
+  band: readonly CommandTool[]
+  bandBytes: number
+  bandSource: BandSource
+  executable: ReadonlyMap<string, CommandTool>
+  gateway: readonly CommandTool[]
+  limits: {maxBytes: number; maxTools: number}
+  /** `detail` says more where the reason alone does not (why a command manages the CLI itself). */
+  notListed: readonly NotListed[]
+  profile: null | string
+  readOnly: boolean
+}
+
+const SKIP_REASONS: Record<SkipKind, NotListedReason> = {
+  author: 'excluded by author config',
+  hidden: 'hidden',
+  jit: 'just-in-time plugin stub',
+  'no-schema': 'no schema representation',
+  own: 'the MCP server itself',
+  'self-management': 'manages the CLI itself',
+}
+
+/** Whether an id matches any of the globs, by id or by topic (see idOrTopicPattern); the globs compiled once. */
+function globMatcher(globs: readonly string[] = []): (id: string) => boolean {
+  const patterns = globs.map((glob) => idOrTopicPattern(glob))
+  return (id) => patterns.some((pattern) => pattern.test(id))
+}
+
+/** A command tool's tools/list entry, exactly as the server lists it (src/mcp/factory.ts) and as the budget counts it. */
+export function commandListing(tool: CommandTool, inputSchema: Record<string, unknown> = {type: 'object', ...toJsonSchema(tool.input.schema)}) {
+  return {annotations: tool.annotations, description: tool.description, inputSchema, name: tool.name, title: tool.title}
+}
+
+/** Bytes a command tool adds to tools/list. */
+export function listingBytes(tool: CommandTool): number {
+  return Buffer.byteLength(JSON.stringify(commandListing(tool))) + 1
+}
+
+/** Never more than what the listing costs, found without building the tool's input schema. */
+function listingFloor(tool: CommandTool): number {
+  return Buffer.byteLength(JSON.stringify(commandListing(tool, {}))) + 1
+}
+
+function resolveProfile(settings: Settings): {name: null | string; profile?: Profile; source?: BandSource} {
+  const {profiles = {}, defaultProfile} = settings.author
+  const asked = settings.projection.profile
+  if (asked !== undefined) {
+    const profile = profiles[asked]
+    if (!profile) {
+      const known = Object.keys(profiles)
+      throw new ConfigError(`No MCP profile named "${asked}". ${known.length > 0 ? `Profiles: ${known.join(', ')}.` : 'This CLI defines none (package.json oclif.mcp.profiles).'}`)
+    }
+
+    return {name: asked, profile, source: 'profile flag'}
+  }
+
+  if (settings.projection.tools) return {name: null}
+  return defaultProfile ? {name: defaultProfile, profile: profiles[defaultProfile], source: 'author default profile'} : {name: null}
+}
+
+/**
+ * The default band for a CLI too large to list whole: read-only commands first, then commands of the largest
+ * top-level topics, then shallower ids, then by id. Deterministic, and it favours the look-around commands an
+ * agent needs first; everything else stays reachable through find_commands and run_command.
+ */
+function defaultOrder(tools: readonly CommandTool[]): CommandTool[] {
+  const topicSize = new Map<string, number>()
+  const root = (t: CommandTool) => t.id.split(':')[0]
+  for (const tool of tools) topicSize.set(root(tool), (topicSize.get(root(tool)) ?? 0) + 1)
+  const keyed = tools.map((t) => ({key: [t.hints.readOnlyHint ? 0 : 1, -(topicSize.get(root(t)) ?? 0), t.id.split(':').length] as const, tool: t}))
+  keyed.sort(({key: x, tool: a}, {key: y, tool: b}) => x[0] - y[0] || x[1] - y[1] || x[2] - y[2] || (a.id < b.id ? -1 : 1))
+  return keyed.map(({tool}) => tool)
+}
+
+/** Takes candidates in order while they fit both budgets; one that does not fit is passed over, not a stop. */
+function fit(candidates: readonly CommandTool[], maxTools: number, maxBytes: number): {band: CommandTool[]; bytes: number} {
+  const band: CommandTool[] = []
+  let bytes = 0
+  for (const tool of candidates) {
+    if (band.length >= maxTools) break
+    // Near the end of the budget most candidates cannot fit whatever their schema: skip those without building it.
+    if (bytes + listingFloor(tool) > maxBytes) continue
+    const size = listingBytes(tool)
+    if (bytes + size > maxBytes) continue
+    band.push(tool)
+    bytes += size
+  }
+
+  return {band, bytes}
+}
+
+/**
+ * The projection, as a pipeline: registry → drop --exclude / profile exclusions → drop mutating commands in
+ * read-only mode (the boundary) → choose the band: --tools, else the profile, else the author's default profile,
+ * else every command if they all fit, else the default order → fit the band to the tool and byte budgets.
+ */
+export function project(registry: Registry, settings: Settings): Projection {
+  const {exclude, maxBytes, maxTools} = settings.projection
+  const {name, profile, source} = resolveProfile(settings)
+  const readOnly = settings.projection.readOnly || Boolean(profile?.readOnly)
+  const notListed: NotListed[] = registry.skipped.map((s) => ({
+    id: s.id,
+    reason: SKIP_REASONS[s.kind],
+    ...(s.kind === 'self-management' || s.kind === 'no-schema' ? {detail: s.reason} : {}),
+  }))
+
+  const excluded = globMatcher(exclude)
+  const profileExcluded = globMatcher(profile?.exclude)
+  const boundary: CommandTool[] = []
+  for (const tool of registry.tools) {
+    if (excluded(tool.id)) notListed.push({id: tool.id, reason: 'excluded by flag'})
+    else if (profileExcluded(tool.id)) notListed.push({id: tool.id, reason: 'excluded by profile'})
+    else if (readOnly && !tool.hints.readOnlyHint) notListed.push({id: tool.id, reason: 'read-only mode'})
+    else boundary.push(tool)
+  }
+
+  const selector = settings.projection.tools ?? profile?.include
+  const allBytes = !selector && boundary.length <= maxTools ? boundary.reduce((sum, t) => sum + listingBytes(t), 0) : Infinity
+  let bandSource: BandSource
+  let fitted: {band: readonly CommandTool[]; bytes: number}
+  if (selector) {
+    const selected = globMatcher(selector)
+    fitted = fit(
+      boundary.filter((t) => selected(t.id)),
+      maxTools,
+      maxBytes,
+    )
+    bandSource = settings.projection.tools ? 'tools flag' : source!
+  } else if (allBytes <= maxBytes) {
+    fitted = {band: boundary, bytes: allBytes}
+    bandSource = 'all commands fit'
+  } else {
+    fitted = fit(defaultOrder(boundary), maxTools, maxBytes)
+    bandSource = 'default selection'
+  }
+
+  const {band, bytes} = fitted
+  const inBand = new Set(band)
+  const gateway = boundary.filter((t) => !inBand.has(t))
+  for (const tool of gateway) notListed.push({id: tool.id, reason: 'outside the typed band (reachable through run_command)'})
+  return {
+    band: [...band].sort((a, b) => (a.id < b.id ? -1 : 1)),
+    bandBytes: bytes,
+    bandSource,
+    executable: new Map(boundary.map((t) => [t.id, t])),
+    gateway,
+    limits: {maxBytes, maxTools},
+    notListed: notListed.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)),
+    profile: name,
+    readOnly,
+  }
+}
+
+/** A command inside the capability boundary, by id (`apps:create` or `apps create`) or tool name. */
+export function findExecutable(projection: Projection, name: string): CommandTool | undefined {
+  const wanted = name.trim()
+  const byId = projection.executable.get(wanted.replaceAll(/\s+/g, ':'))
+  if (byId) return byId
+  for (const tool of projection.executable.values()) if (tool.name === wanted) return tool
+  return undefined
+}
+
+/**
+ * The one answer for a command that is unknown or outside the boundary (hidden, excluded, read-only mode): the two
+ * cannot be told apart. Suggestions come from inside the boundary only.
+ */
+export function unknownCommandMessage(projection: Projection, name: string): string {
+  const words = name.toLowerCase().split(/[\s:_-]+/).filter(Boolean)
+  const near = [...projection.executable.values()]
+    .map((t) => ({id: t.displayId, score: words.filter((w) => t.id.toLowerCase().includes(w)).length}))
+    .filter((c) => c.score > 0)
+    .sort((a, b) => b.score - a.score || a.id.localeCompare(b.id))
+    .slice(0, 5)
+    .map((c) => c.id)
+  return `No command "${name}".${near.length > 0 ? ` Did you mean: ${near.join(', ')}?` : ' Use find_commands or list_commands to see what there is.'}`
+}

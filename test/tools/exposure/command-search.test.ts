@@ -1,0 +1,165 @@
+import {afterAll, beforeAll, describe, expect, it} from '@jest/globals'
+import {Config} from '@oclif/core'
+import {mkdtempSync, rmSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join, resolve} from 'node:path'
+import {performance} from 'node:perf_hooks'
+
+import {parseAuthorConfig, resolveSettings} from '../../../src/settings/settings.js'
+import {buildRegistry, type Registry} from '../../../src/tools/catalog/registry.js'
+import {buildCommandIndex, type CommandIndex, stem, terms} from '../../../src/tools/exposure/command-search.js'
+import {generateCli} from '../../fixtures/generate-cli.js'
+
+const TASKBOX = resolve(import.meta.dirname, '../../../examples/taskbox')
+const settings = resolveSettings(parseAuthorConfig({}), {})
+
+let taskbox: Registry
+let index: CommandIndex
+let scaleRoot: string
+let scale: Registry
+
+beforeAll(async () => {
+  taskbox = buildRegistry(await Config.load(TASKBOX), settings)
+  index = buildCommandIndex(taskbox.tools)
+  scaleRoot = mkdtempSync(join(tmpdir(), 'search-scale-'))
+  generateCli(scaleRoot)
+  scale = buildRegistry(await Config.load(scaleRoot), settings)
+})
+
+afterAll(() => {
+  if (scaleRoot) rmSync(scaleRoot, {force: true, recursive: true})
+})
+
+const ids = (query: string, on: CommandIndex = index) => on.search(query).map((m) => m.tool.id)
+
+describe('normalising words', () => {
+  it.each([
+    ['create', 'creat'],
+    ['creates', 'creat'],
+    ['created', 'creat'],
+    ['creating', 'creat'],
+    ['apps', 'app'],
+    ['logs', 'log'],
+    ['tagged', 'tag'],
+    ['added', 'add'],
+    ['installed', 'install'],
+    ['entries', 'entry'],
+    ['processes', 'process'],
+    ['status', 'status'],
+    ['access', 'access'],
+    ['string', 'string'],
+    ['weekly', 'week'],
+  ])('stem(%s) is %s', (word, expected) => {
+    expect(stem(word)).toBe(expected)
+  })
+
+  it.each([
+    ['Show the logs of my app', ['show', 'log', 'app']],
+    ['delete an add-on', ['delet', 'addon']],
+    ['log in to <%= config.bin %>', ['login']],
+    ['scale web to 3', ['scal', 'web']],
+    ['apps:create --region=eu', ['app', 'creat', 'region', 'eu']],
+  ])('terms(%j) is %j', (text, expected) => {
+    expect(terms(text)).toEqual(expected)
+  })
+})
+
+describe('ranking the example CLI', () => {
+  it.each([
+    ['add a task', 'tasks:add'],
+    ['create a new task due friday', 'tasks:add'],
+    ['list tasks tagged docs', 'tasks:list'],
+    ['ls tasks', 'tasks:list'],
+    ['mark task 3 as done', 'tasks:done'],
+    ['complete a task', 'tasks:done'],
+    ['finished a task', 'tasks:done'],
+    ['delete a task', 'tasks:remove'],
+    ['destroy a task', 'tasks:remove'],
+    ['display task 4', 'tasks:show'],
+    ['clean up done tasks', 'tasks:clear'],
+    ['start a task list in this folder', 'init'],
+    ['weekly report', 'report:weekly'],
+    ['upload to the team server', 'sync'],
+    ['push my tasks to the server', 'sync'],
+  ])('%j finds %s first', (query, id) => {
+    expect(ids(query)[0]).toBe(id)
+  })
+
+  it('ranks a word of the id above the same word in a summary', () => {
+    // tasks:remove is named `remove`; tasks:clear only says "Delete every done task" in its summary.
+    const ranked = ids('remove a task')
+    expect(ranked[0]).toBe('tasks:remove')
+    expect(ranked.indexOf('tasks:remove')).toBeLessThan(ranked.indexOf('tasks:clear'))
+  })
+
+  it('puts the command a query spells out first, however it is spelled', () => {
+    for (const tool of taskbox.tools) {
+      for (const spelling of [tool.id, tool.displayId, tool.name, ` ${tool.id.toUpperCase()} `]) {
+        const [first, second] = index.search(spelling)
+        expect({spelling, id: first.tool.id}).toEqual({spelling, id: tool.id})
+        if (second) expect(first.score).toBeGreaterThan(second.score)
+      }
+    }
+  })
+
+  it('matches nothing for an empty query or one made only of stop words', () => {
+    expect(index.search('')).toEqual([])
+    expect(index.search('  how do I  ')).toEqual([])
+    expect(index.search('zzyzx')).toEqual([])
+  })
+})
+
+describe('results over a generated CLI with hundreds of commands', () => {
+  let big: CommandIndex
+  beforeAll(() => {
+    big = buildCommandIndex(scale.tools)
+  })
+
+  it('returns every match, best first, equal scores in id order', () => {
+    const results = big.search('create a record')
+    expect(results.length).toBeGreaterThan(100)
+    expect(new Set(results.map((r) => r.tool.id)).size).toBe(results.length)
+    for (const [i, r] of results.entries()) {
+      if (i === 0) continue
+      const previous = results[i - 1]
+      expect(previous.score > r.score || (previous.score === r.score && previous.tool.id < r.tool.id)).toBe(true)
+    }
+
+    expect(results.some((r, i) => i > 0 && results[i - 1].score === r.score)).toBe(true)
+  })
+
+  it('ranks the same way whatever order the tools come in', () => {
+    const reversed = buildCommandIndex([...scale.tools].reverse())
+    for (const query of ['create a record', 'org user list', 'delete permission set', 'frobnicate']) {
+      expect(reversed.search(query)).toEqual(big.search(query))
+    }
+  })
+
+  it.each([
+    ['org ls', 'org:list'],
+    ['force:org:list', 'org:list'],
+    ['data fetch', 'data:get'],
+    ['apps_create', 'apps_create'], // an id beats another command's tool name (apps:create's is apps_create_<hash>)
+  ])('puts the command whose id or alias %j spells out first', (query, id) => {
+    expect(ids(query, big)[0]).toBe(id)
+  })
+
+  it('finds a command by its tool name, hash suffix and all', () => {
+    const {name} = scale.byId.get('apps:create')!
+    expect(name).toMatch(/^apps_create_[0-9a-f]{6}$/)
+    expect(ids(name, big)[0]).toBe('apps:create')
+  })
+
+  it('finds a command by the words of its id', () => {
+    expect(ids('data metadata field deploy', big)[0]).toBe('data:metadata:field:deploy')
+    expect(ids('package user report', big)[0]).toBe('package:user:report')
+  })
+
+  it('answers a query in a few milliseconds', () => {
+    const queries = ['create a new org user', 'list apps', 'delete the permission set of a record', 'data:get', 'report limits']
+    const started = performance.now()
+    for (let round = 0; round < 20; round++) for (const query of queries) big.search(query)
+    const perQuery = (performance.now() - started) / (20 * queries.length)
+    expect(perQuery).toBeLessThan(20)
+  })
+})
