@@ -24,7 +24,9 @@ const {Config} = await import(root + '/node_modules/@oclif/core/lib/index.js')
 const {buildServerPlan, parseAuthorConfig, resolveSettings} = await import(root + '/dist/index.js')
 const config = await Config.load(cli)
 const start = performance.now()
-const {plan} = buildServerPlan(config, resolveSettings(parseAuthorConfig((config.pjson.oclif ?? {}).mcp ?? {}), JSON.parse(flags)))
+const built = buildServerPlan(config, resolveSettings(parseAuthorConfig((config.pjson.oclif ?? {}).mcp ?? {}), JSON.parse(flags)))
+// Older checkouts returned {plan, workdir}.
+const plan = built.plan ?? built
 console.log(JSON.stringify({band: plan.projection.band.length, ms: performance.now() - start}))
 `
 

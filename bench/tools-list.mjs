@@ -21,7 +21,7 @@ Object.assign(process.env, isolatedHome('bench-tools-').env)
 const tokens = (bytes) => Math.round(bytes / 4)
 
 async function measure(config, flags) {
-  const {plan} = buildServerPlan(config, resolveSettings(parseAuthorConfig({}), flags))
+  const plan = buildServerPlan(config, resolveSettings(parseAuthorConfig({}), flags))
   const server = createServerFactory(plan)()
   const client = new Client({name: 'bench', version: '1'})
   const [a, b] = InMemoryTransport.createLinkedPair()

@@ -3,7 +3,8 @@ import type {Config} from '@oclif/core'
 import {accessSync, constants, closeSync, openSync, readSync, realpathSync, statSync} from 'node:fs'
 import {delimiter, extname, isAbsolute, join, resolve, sep} from 'node:path'
 
-import {hostBinScript} from '../tools/execution/child-env.js'
+import {hostBinScript} from '../host/facts.js'
+import {ourCommandWords} from '../host/spelling.js'
 
 /** How an MCP client starts this CLI's stdio server: an executable and its arguments, no shell. */
 export interface Launch {
@@ -25,7 +26,7 @@ export interface StdioOptions {
 /** `mcp stdio` and its flags, spelled the way this CLI parses them (a `:` separated CLI needs `mcp:stdio`). */
 export function stdioArgs(config: Pick<Config, 'topicSeparator'>, options: StdioOptions): string[] {
   return [
-    ...(config.topicSeparator === ' ' ? ['mcp', 'stdio'] : ['mcp:stdio']),
+    ...ourCommandWords(config, 'stdio'),
     ...(options.cwd ? ['--cwd', resolve(options.cwd)] : []),
     ...(options.profile ? ['--profile', options.profile] : []),
     ...(options.readOnly ? ['--read-only'] : []),

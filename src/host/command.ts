@@ -4,14 +4,6 @@ import {claimedStdout} from './stdout-guard.cjs'
 
 type LoadOptions = Interfaces.LoadOptions
 
-/**
- * One of this plugin's commands as the host CLI spells it: `mycli mcp stdio` where topics are separated by spaces,
- * `heroku mcp:stdio` where by `:` (oclif's default). Every command line this plugin prints goes through here.
- */
-export function spelled(config: Pick<Config, 'bin' | 'topicSeparator'>, command: string, ...rest: string[]): string {
-  return [config.bin, config.topicSeparator === ' ' ? `mcp ${command}` : `mcp:${command}`, ...rest].join(' ')
-}
-
 /** Resolves once everything written to stdout so far has left the process (at once when nothing is pending). */
 function stdoutDrained(): Promise<void> {
   const {stdout} = process

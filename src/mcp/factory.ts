@@ -3,33 +3,19 @@ import * as z from 'zod'
 
 import type {BuiltinTool} from '../tools/builtins/builtin-tool.js'
 import type {Projection} from '../tools/exposure/projection.js'
-import type {AgentInstructions} from './instructions.js'
+import type {ServerPlan} from './plan.js'
 
 import {askingFor} from './confirmation.js'
-import type {CommandTool, Registry} from '../tools/catalog/registry.js'
+import type {CommandTool} from '../tools/catalog/registry.js'
 
 import {builtinAnnotations} from '../tools/builtins/builtin-tool.js'
 import {commandListing} from '../tools/exposure/projection.js'
-import {type CallContext, callCommandTool, type CallEnvironment} from '../tools/execution/pipeline.js'
+import {type CallContext, callCommandTool} from '../tools/execution/pipeline.js'
 import {errorResult} from '../tools/execution/tool-result.js'
 import {toJsonSchema, withoutHostKeys} from '../tools/catalog/input-schema.js'
 
 /** Array elements and object members one tools/call's arguments may hold in all (the SDK refuses more). */
 const MAX_TOOL_INPUT_ELEMENTS = 10_000
-
-/** One entry of tools/list, in order. */
-export type ListedTool = {kind: 'builtin'; tool: BuiltinTool} | {kind: 'command'; tool: CommandTool}
-
-/** Everything the factory reads; built once per process, shared by every server instance and transport. */
-export interface ServerPlan {
-  call: CallEnvironment
-  info: {name: string; title?: string; version: string}
-  instructions: AgentInstructions
-  /** Exactly what the factory registers, in order (describe_capabilities reports these names). */
-  listed: readonly ListedTool[]
-  projection: Projection
-  registry: Registry
-}
 
 type ToolSchema = StandardSchemaWithJSON<Record<string, unknown>>
 

@@ -1,11 +1,11 @@
 import {Client} from '@modelcontextprotocol/client'
 import {type CallToolResult, InMemoryTransport} from '@modelcontextprotocol/server'
 
-import type {ServerPlan} from './factory.js'
+import type {ServerPlan} from './plan.js'
 
-import {spelled} from '../host/command.js'
+import {spelled} from '../host/spelling.js'
 import {findExecutable} from '../tools/exposure/projection.js'
-import {definitionHash} from '../tools/catalog/registry.js'
+import {definitionHash} from '../tools/catalog/definition-hash.js'
 import {createServerFactory} from './factory.js'
 
 /** A mistake in what `mcp call` was asked to do; nothing ran. */

@@ -1,6 +1,6 @@
 import type {Hints} from '../tools/catalog/hints.js'
 import type {BandSource, NotListedReason} from '../tools/exposure/projection.js'
-import type {ServerPlan} from './factory.js'
+import type {ServerPlan} from './plan.js'
 
 import {builtinAnnotations} from '../tools/builtins/builtin-tool.js'
 

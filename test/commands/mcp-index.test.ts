@@ -3,21 +3,10 @@
 // waiting. The corpus checks a `:`-separated CLI (heroku); here the example CLI, separated by spaces.
 import {describe, expect, it} from '@jest/globals'
 
-import {spelled} from '../../src/host/command.js'
 import {plain, runTaskbox} from '../helpers/run-cli.js'
 import {scratch, taskboxEnv} from '../helpers/taskbox.js'
 
 const space = scratch()
-
-describe('spelled', () => {
-  it.each([
-    [' ', ['stdio'], 'mycli mcp stdio'],
-    [':', ['stdio'], 'mycli mcp:stdio'],
-    [':', ['call', 'run_command', '--args', '{}'], 'mycli mcp:call run_command --args {}'],
-  ] as const)('separator %p: %p', (topicSeparator, [command, ...rest], expected) => {
-    expect(spelled({bin: 'mycli', topicSeparator}, command, ...rest)).toBe(expected)
-  })
-})
 
 describe('taskbox mcp', () => {
   it('lists the mcp commands as this CLI spells them', async () => {

@@ -22,7 +22,7 @@ async function listTools(
   {sdkHandler = false} = {},
 ): Promise<{commandTools: number; maxBytes: number; maxTools: number; tools: Listed}> {
   const settings = resolveSettings(parseAuthorConfig((config.pjson.oclif as {mcp?: unknown}).mcp), flags)
-  const {plan} = buildServerPlan(config, settings)
+  const plan = buildServerPlan(config, settings)
   const server = createServerFactory(plan)()
   if (sdkHandler) {
     // Put the SDK's own tools/list and tools/call handlers back in place of the server's precomputed listing.

@@ -5,7 +5,7 @@ import {Args, Flags} from '@oclif/core'
 import {projectionFlags, serverFlags} from '../../settings/flags.js'
 import {HostCommand} from '../../host/command.js'
 import {CallRequestError, callToolInProcess, readToolArguments, resultText} from '../../mcp/in-process-call.js'
-import {prepareServerFor} from '../../mcp/plan.js'
+import {prepareServerFor} from '../../mcp/lifecycle.js'
 import {terminalAsker} from '../../mcp/terminal-ask.js'
 
 export default class McpCall extends HostCommand {

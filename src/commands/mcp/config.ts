@@ -6,8 +6,9 @@ import {CLAUDE_SCOPES, type ClaudeScope, checkServerName, CLIENT_IDS, currentPla
 import {ClientConfigError, type WriteOutcome} from '../../clients/config-file-update.js'
 import {type Launch, resolveLaunch} from '../../clients/launch.js'
 import {projectionFlags, serverFlags} from '../../settings/flags.js'
-import {HostCommand, spelled} from '../../host/command.js'
-import {prepareServerFor} from '../../mcp/plan.js'
+import {HostCommand} from '../../host/command.js'
+import {spelled} from '../../host/spelling.js'
+import {prepareServerFor} from '../../mcp/lifecycle.js'
 
 interface ConfigResult {
   clients: ClientSetup[]

@@ -1,4 +1,5 @@
-import {HostCommand, spelled} from '../../host/command.js'
+import {HostCommand} from '../../host/command.js'
+import {spelled} from '../../host/spelling.js'
 
 /** This plugin's commands, in the order a person meets them. */
 const COMMANDS: [name: string, summary: string][] = [

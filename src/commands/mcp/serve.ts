@@ -5,7 +5,8 @@ import {HostCommand} from '../../host/command.js'
 import {checkBind} from '../../mcp/http/guards.js'
 import {DEFAULT_MAX_CONNECTIONS, serveOnHttp} from '../../mcp/http/serve.js'
 import {readToken, TokenError} from '../../mcp/http/token.js'
-import {prepareServerFor, PROTOCOL_REVISIONS} from '../../mcp/plan.js'
+import {prepareServerFor} from '../../mcp/lifecycle.js'
+import {PROTOCOL_REVISIONS} from '../../mcp/plan.js'
 
 export default class McpServe extends HostCommand {
   static summary = "Serve this CLI's commands as MCP tools over Streamable HTTP."
@@ -62,9 +63,7 @@ It listens on 127.0.0.1 only, unless --allow-remote is given together with a bea
       token: token || undefined,
     }).catch((error: NodeJS.ErrnoException) => this.error(`Cannot listen on ${flags.host} port ${flags.port}: ${error.message}`, {exit: 1}))
 
-    const {workers} = prepared.plan.call
-    workers.fill()
-    process.once('exit', () => workers.close())
+    prepared.startWorkers()
     const {confirmDestructive, trustHostApproval} = prepared.settings
     process.stderr.write(
       [

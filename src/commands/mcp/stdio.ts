@@ -1,7 +1,7 @@
 
 import {projectionFlags, serverFlags} from '../../settings/flags.js'
 import {HostCommand} from '../../host/command.js'
-import {prepareServerFor} from '../../mcp/plan.js'
+import {prepareServerFor} from '../../mcp/lifecycle.js'
 import {createServerFactory} from '../../mcp/factory.js'
 import {serveOnStdio} from '../../mcp/stdio/serve.js'
 import {claimStdout} from '../../host/stdout-guard.cjs'
@@ -25,10 +25,8 @@ stdout carries protocol messages only: anything else printed by hooks or plugins
     const prepared = prepareServerFor(this, flags)
 
     const serving = serveOnStdio(createServerFactory(prepared.plan, {warnUnaskable: true}), protocolOut)
-    const {workers} = prepared.plan.call
     // Warm the first worker once the client is served: on two cores it would slow down the initialize answer.
-    void serving.firstAnswer.then(() => workers.fill())
-    process.once('exit', () => workers.close())
+    void serving.firstAnswer.then(() => prepared.startWorkers())
     const shutdown = async () => {
       prepared.stopCommands()
       await serving.close()

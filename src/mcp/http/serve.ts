@@ -3,9 +3,9 @@ import {toNodeHandler} from '@modelcontextprotocol/node'
 import {createServer, type IncomingMessage, type ServerResponse} from 'node:http'
 import {isIP, type AddressInfo} from 'node:net'
 
-import {killRunningCommands} from '../../tools/execution/child-process.js'
 import {PROTOCOL_REVISIONS} from '../plan.js'
-import {createServerFactory, type ServerPlan} from '../factory.js'
+import {createServerFactory} from '../factory.js'
+import type {ServerPlan} from '../plan.js'
 import {BodyBudget, readBody, replayRequest} from './body.js'
 import {allowedHostnames, checkBearer, checkHost, checkOrigin, type GuardResult} from './guards.js'
 import {legacyJsonFirst} from './legacy.js'
@@ -212,7 +212,7 @@ export async function serveOnHttp(plan: ServerPlan, options: HttpOptions): Promi
         })
       }
 
-      killRunningCommands()
+      plan.call.stopCommands()
       await Promise.all([handler.close(), streaming.close()])
       server.closeAllConnections()
     },

@@ -4,12 +4,14 @@ import * as z from 'zod'
 
 import type {Projection} from '../exposure/projection.js'
 
-import {type CommandTool, definitionHash} from '../catalog/registry.js'
+import {definitionHash} from '../catalog/definition-hash.js'
+import type {CommandTool} from '../catalog/registry.js'
 
 import {errorResult, type ToolResult} from '../execution/tool-result.js'
 import {findExecutable, unknownCommandMessage} from '../exposure/projection.js'
-import {commandExamples, displayId, renderTemplate} from '../catalog/help-text.js'
-import {hostCoreVersion} from '../execution/child-env.js'
+import {displayId} from '../../host/spelling.js'
+import {commandExamples, renderTemplate} from '../catalog/help-text.js'
+import {hostCoreVersion} from '../../host/facts.js'
 import {toJsonSchema} from '../catalog/input-schema.js'
 import {type BuiltinTool, jsonResult} from './builtin-tool.js'
 

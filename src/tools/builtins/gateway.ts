@@ -2,12 +2,14 @@ import type {Config} from '@oclif/core'
 
 import * as z from 'zod'
 
-import {callCommandTool, type CallEnvironment} from '../execution/pipeline.js'
+import type {CallEnvironment} from '../execution/call-environment.js'
+
+import {callCommandTool} from '../execution/pipeline.js'
 import {errorResult, type ToolResult} from '../execution/tool-result.js'
 import {findExecutable, type Projection, unknownCommandMessage} from '../exposure/projection.js'
-import {MAX_KEY_LENGTH} from '../records/idempotency-store.js'
-import {shortHash} from '../catalog/tool-names.js'
-import {definitionHash} from '../catalog/registry.js'
+import {MAX_IDEMPOTENCY_KEY_LENGTH} from '../catalog/call-inputs.js'
+import {definitionHash} from '../catalog/definition-hash.js'
+import {shortHash} from '../catalog/fingerprint.js'
 import {buildCommandIndex} from '../exposure/command-search.js'
 import {type BuiltinTool, jsonResult} from './builtin-tool.js'
 
@@ -99,7 +101,7 @@ export function gatewayBuiltins(config: Config, projection: Projection, call: Ca
       arguments: z.looseObject({}).describe("The command's arguments, as its input schema (describe_command) says; cwd goes here too.").optional(),
       command: z.string().min(1).describe('Command id ("apps create" or "apps:create").'),
       expectedDefinitionHash: z.string().min(1).describe('definitionHash from describe_command.'),
-      idempotencyKey: z.string().min(1).max(MAX_KEY_LENGTH).describe('Optional. A retry with the same key and arguments returns the first result instead of running again.').optional(),
+      idempotencyKey: z.string().min(1).max(MAX_IDEMPOTENCY_KEY_LENGTH).describe('Optional. A retry with the same key and arguments returns the first result instead of running again.').optional(),
     }),
     title: 'Run a command',
   }

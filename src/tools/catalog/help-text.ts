@@ -2,13 +2,10 @@ import type {Command, Config} from '@oclif/core'
 
 import {createRequire} from 'node:module'
 
+import {displayId} from '../../host/spelling.js'
+
 export const MAX_DESCRIPTION = 1024
 const MAX_EXAMPLES = 3
-
-/** The id as people type it: `tasks:add` → `tasks add` in a CLI whose topic separator is a space. */
-export function displayId(id: string, config: Config): string {
-  return config.topicSeparator === ' ' ? id.replaceAll(':', ' ') : id
-}
 
 const requireHere = createRequire(import.meta.url)
 let ejs: typeof import('ejs') | undefined

@@ -2,7 +2,7 @@ import type {Command} from '@oclif/core'
 
 import * as z from 'zod'
 
-import {isSecretName} from '../execution/redact.js'
+import {isSecretName} from './secret-names.js'
 
 /** How one property of a tool's input maps back onto the command line. */
 export type Param =

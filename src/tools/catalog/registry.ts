@@ -1,15 +1,14 @@
 import {type Command, type Config, toStandardizedId} from '@oclif/core'
-import * as z from 'zod'
 
 import {type CommandSettings, ConfigError, idPattern, parseCommandSettings, type Settings} from '../../settings/settings.js'
 import {type Hints, type HintSource, resolveHints, writingFlagReason} from './hints.js'
-import {canonicalJson} from './fingerprint.js'
-import {jsonErrorsKeepMessage} from '../execution/child-env.js'
-import {commandSummary, displayId, renderTemplate, toolDescription, topicIds} from './help-text.js'
-import {MAX_KEY_LENGTH} from '../records/idempotency-store.js'
-import {assignToolNames, shortHash} from './tool-names.js'
+import {jsonErrorsKeepMessage} from '../../host/facts.js'
+import {displayId} from '../../host/spelling.js'
+import {commandSummary, renderTemplate, toolDescription, topicIds} from './help-text.js'
+import {callInputs} from './call-inputs.js'
+import {assignToolNames} from './tool-names.js'
 import {selfManagementReason} from './self-management.js'
-import {buildToolInput, flagSignature, isExposedFlag, SchemaError, type SchemaOptions, toJsonSchema, type ToolInput} from './input-schema.js'
+import {buildToolInput, flagSignature, isExposedFlag, SchemaError, type SchemaOptions, type ToolInput} from './input-schema.js'
 
 /** This package's name as oclif records it on the commands it contributes. */
 export const PLUGIN_NAME = 'oclif-plugin-mcp'
@@ -110,20 +109,6 @@ interface Chosen {
   merged: CommandSettings
 }
 
-/** Properties the server adds to every command tool. */
-function serverShape(settings: Settings): Record<string, z.ZodType> {
-  const fallback = settings.defaultCwd ?? 'a private empty directory'
-  return {
-    cwd: z.string().describe(`Absolute path of an existing directory to run the command in. Default: ${fallback}.`).optional(),
-    idempotencyKey: z
-      .string()
-      .min(1)
-      .max(MAX_KEY_LENGTH)
-      .describe('Optional. A retry with the same key and arguments returns the first run\'s result instead of running again.')
-      .optional(),
-  }
-}
-
 function describeCommandTool(
   {command, layers, merged}: Chosen,
   config: Config,
@@ -210,7 +195,7 @@ export function buildRegistry(config: Config, settings: Settings): Registry {
     ),
     omitFlags,
     secretFlags: new Set(settings.author.secretFlags ?? []),
-    serverShape: serverShape(settings),
+    serverShape: callInputs(settings),
   }
   const topics = topicIds(chosen.map(({command}) => command.id))
   const jsonOk = jsonErrorsKeepMessage(config)
@@ -239,21 +224,3 @@ export function buildRegistry(config: Config, settings: Settings): Registry {
     tools,
   }
 }
-
-/**
- * A stable hash of everything that shapes a call to the command: its id, input schema, annotations, whether it
- * answers in JSON, and its timeout. A client that described a command passes it back to run_command, which refuses
- * to run arguments shaped for a definition that has since changed.
- */
-export function definitionHash(tool: CommandTool): string {
-  let hash = hashes.get(tool)
-  if (!hash) {
-    const shape = {annotations: tool.annotations, id: tool.id, input: toJsonSchema(tool.input.schema), json: tool.json, timeoutMs: tool.timeoutMs}
-    hash = `sha256:${shortHash(canonicalJson(shape), 32)}`
-    hashes.set(tool, hash)
-  }
-
-  return hash
-}
-
-const hashes = new WeakMap<CommandTool, string>()

@@ -1,12 +1,7 @@
-import {createHash} from 'node:crypto'
+import {shortHash} from './fingerprint.js'
 
 /** Hosts prefix tool names with the server name; keeping ours this short leaves them room under the 64-character limit. */
 export const MAX_TOOL_NAME = 45
-const HASH_LENGTH = 6
-
-export function shortHash(text: string, length = HASH_LENGTH): string {
-  return createHash('sha256').update(text).digest('hex').slice(0, length)
-}
 
 /** `apps:create` → `apps_create`; anything outside `[A-Za-z0-9_-]` becomes `_`. */
 export function sanitizeToolName(id: string): string {

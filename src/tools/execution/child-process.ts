@@ -16,6 +16,8 @@ export interface RunRequest {
   /** The complete environment of the child (nothing else is inherited). */
   env: Record<string, string | undefined>
   file: string
+  /** Where the running command is kept track of until it ends (the server's, so its shutdown ends it). */
+  groups: ProcessGroups
   maxOutputBytes: number
   /** Each complete line the command writes to stderr, as it comes (for progress). */
   onStderrLine?: (line: string) => void
@@ -60,9 +62,6 @@ export const CHILD_OPTIONS = {
   stdout: 'pipe',
 } as const
 
-/** Process groups of the commands running now, so shutdown can end them all. */
-const running = new Set<number>()
-
 /** Signals a command's whole process group (it runs detached, as the group's leader). */
 export function killGroup(pid: number, signal: NodeJS.Signals): void {
   try {
@@ -72,13 +71,27 @@ export function killGroup(pid: number, signal: NodeJS.Signals): void {
   }
 }
 
-/** Ends every command still running (used on shutdown). */
-export function killRunningCommands(signal: NodeJS.Signals = 'SIGKILL'): void {
-  for (const pid of running) killGroup(pid, signal)
-}
+/** The process groups of the commands one server runs now, so that its shutdown can end them all. */
+export class ProcessGroups {
+  private readonly leaders = new Set<number>()
 
-export function runningCommandCount(): number {
-  return running.size
+  /** Commands running now. */
+  get size(): number {
+    return this.leaders.size
+  }
+
+  add(pid: number): void {
+    this.leaders.add(pid)
+  }
+
+  delete(pid: number): void {
+    this.leaders.delete(pid)
+  }
+
+  /** Ends every command still running, and everything each one started. */
+  killAll(signal: NodeJS.Signals = 'SIGKILL'): void {
+    for (const pid of this.leaders) killGroup(pid, signal)
+  }
 }
 
 let execaModule: Promise<typeof import('execa')> | undefined
@@ -156,7 +169,7 @@ export async function runCommand(request: RunRequest): Promise<RunOutcome> {
 
   const onAbort = () => stop('cancel')
   if (pid !== undefined) {
-    running.add(pid)
+    request.groups.add(pid)
     timers.push(setTimeout(() => stop('timeout'), request.timeoutMs))
     if (request.signal?.aborted) onAbort()
     else request.signal?.addEventListener('abort', onAbort, {once: true})
@@ -205,6 +218,6 @@ export async function runCommand(request: RunRequest): Promise<RunOutcome> {
   } finally {
     for (const timer of timers) clearTimeout(timer)
     request.signal?.removeEventListener('abort', onAbort)
-    if (pid !== undefined) running.delete(pid)
+    if (pid !== undefined) request.groups.delete(pid)
   }
 }

@@ -4,7 +4,7 @@ import {type CommandTool, PLUGIN_NAME} from '../catalog/registry.js'
 import type {Redact} from './redact.js'
 
 import {ArgvError, buildArgv, commandLineProblem} from './argv.js'
-import type {CallEnvironment} from './pipeline.js'
+import type {CallEnvironment} from './call-environment.js'
 import {type Execution} from '../records/idempotency-store.js'
 import {errorResult, stripAnsi, toToolResult} from './tool-result.js'
 import {runCommand} from './child-process.js'
@@ -76,6 +76,7 @@ export async function executeCommand(tool: CommandTool, input: Record<string, un
       cwd: workdir.dir,
       env: how.childVars,
       file: process.execPath,
+      groups: env.groups,
       maxOutputBytes: env.settings.maxOutputBytes,
       // Redacted whole, then cut: a cut made first could leave part of a long secret in the message.
       onStderrLine: progress && ((line) => progress(clipLine(how.redact(stripAnsi(line))))),

@@ -1,54 +1,16 @@
-import type {Config} from '@oclif/core'
 import type * as z from 'zod'
 
-import {join} from 'node:path'
-
-import type {Settings} from '../../settings/settings.js'
 import {type CommandTool, PLUGIN_NAME} from '../catalog/registry.js'
 
-import {AuditLog, type AuditRecord} from '../records/audit-log.js'
-import {childEnv, hostBinScript} from './child-env.js'
+import type {AuditRecord} from '../records/audit-log.js'
+import type {CallEnvironment} from './call-environment.js'
+
+import {childEnv} from './child-env.js'
 import {type Execute, executeCommand, type Ran} from './execute-command.js'
-import {IdempotencyStore} from '../records/idempotency-store.js'
-import {CommandLimiter} from './limiter.js'
-import {type Projection, unknownCommandMessage} from '../exposure/projection.js'
+import {unknownCommandMessage} from '../exposure/projection.js'
 import {errorResult, type ToolResult} from './tool-result.js'
 import {withoutHostKeys} from '../catalog/input-schema.js'
 import {REDACTED, type Redact, redactor, secretEnvValues} from './redact.js'
-import {type DefaultWorkdir} from './workdir.js'
-import {WorkerPool} from './worker-pool.js'
-
-/** What running a command tool needs besides its input; built once per server process. */
-export interface CallEnvironment {
-  /** Undefined when auditing is off (--no-audit). */
-  audit?: AuditLog
-  binScript: string
-  /** The capability boundary: a command outside it is answered like an unknown one, whoever asks. */
-  boundary: Projection
-  config: Config
-  idempotency: IdempotencyStore
-  limiter: CommandLimiter
-  settings: Settings
-  workdir: DefaultWorkdir
-  workers: WorkerPool
-}
-
-export function callEnvironment(config: Config, settings: Settings, boundary: Projection, workdir: DefaultWorkdir): CallEnvironment {
-  const binScript = hostBinScript(config)
-  return {
-    // In the CLI's data dir: the record of what was changed outlives caches.
-    audit: settings.audit ? new AuditLog(join(config.dataDir, 'mcp-audit.jsonl')) : undefined,
-    binScript,
-    boundary,
-    config,
-    // In the CLI's cache dir, so a retry after a server restart still finds the first run's result.
-    idempotency: new IdempotencyStore({dir: join(config.cacheDir, 'mcp-idempotency')}),
-    limiter: new CommandLimiter(settings.maxConcurrency, settings.maxQueue),
-    settings,
-    workdir,
-    workers: new WorkerPool({bin: binScript, env: childEnv(config, {}), root: config.root, size: settings.workers}),
-  }
-}
 
 const META = PLUGIN_NAME
 

@@ -1,21 +1,12 @@
-/**
- * Secret values (of flags, args and environment variables whose names say they hold one) must never reach a
- * result, an error message, a log line, a progress message or an audit record: they are replaced wherever they
- * appear in text the server sends or writes.
- */
-const SECRET_WORDS = new Set(['apikey', 'credential', 'credentials', 'key', 'passphrase', 'passwd', 'password', 'private', 'secret', 'token'])
+import {isSecretName} from '../catalog/secret-names.js'
+
+// Secret values (of flags, args and environment variables whose names say they hold one) must never reach a result,
+// an error message, a log line, a progress message or an audit record: they are replaced wherever they appear in text
+// the server sends or writes.
+
 /** Shorter values are too likely to occur by chance ("1", "true") to be replaced everywhere. */
 const MIN_SECRET_LENGTH = 4
 export const REDACTED = '[REDACTED]'
-
-/** `api-key`, `--password`, `GITHUB_TOKEN`, `clientSecret`, `HEROKU_API_KEY` say they hold secrets; `keyboard` does not. */
-export function isSecretName(name: string): boolean {
-  const words = name
-    .replaceAll(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-  return words.some((word, i) => SECRET_WORDS.has(word) || (word === 'api' && words[i + 1] === 'key'))
-}
 
 /** Values of the environment's secret-named variables. */
 export function secretEnvValues(env: Readonly<Record<string, string | undefined>>): string[] {

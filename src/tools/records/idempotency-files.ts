@@ -8,7 +8,8 @@ import type {ToolResult} from '../execution/tool-result.js'
 
 export const FORMAT = 1
 
-export interface Claim {argsHash: string; pid: number; startedAt: number; state: 'interrupted' | 'running'; tool: string; v: number}
+/** `process`: when the claiming process started (older claims have none), which tells it from a predecessor with its pid. */
+export interface Claim {argsHash: string; pid: number; process?: number; startedAt: number; state: 'interrupted' | 'running'; tool: string; v: number}
 export interface Done {argsHash: string; recordedAt: number; result: ToolResult; startedAt: number; state: 'done'; tool: string; v: number}
 export type StoredRecord = Claim | Done
 

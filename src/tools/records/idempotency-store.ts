@@ -1,11 +1,12 @@
 import {link, lstat, mkdir, readdir, rename, unlink} from 'node:fs/promises'
 import {join, resolve} from 'node:path'
+import {performance} from 'node:perf_hooks'
 import {setTimeout as sleep} from 'node:timers/promises'
 
 import type {ToolResult} from '../execution/tool-result.js'
 
-import {canonicalJson} from '../catalog/fingerprint.js'
-import {shortHash} from '../catalog/tool-names.js'
+import {MAX_IDEMPOTENCY_KEY_LENGTH} from '../catalog/call-inputs.js'
+import {canonicalJson, shortHash} from '../catalog/fingerprint.js'
 import {type Claim, errorCode, FORMAT, readRecord, removeIfSame, type StoredRecord, writeTemp} from './idempotency-files.js'
 
 export interface IdempotencyOptions {
@@ -39,19 +40,21 @@ export interface Execution {
   result: ToolResult
 }
 
-export const MAX_KEY_LENGTH = 200
 /** Leftover temp files (a process died between writing and renaming one) are removed after this. */
 const TEMP_MAX_AGE_MS = 10 * 60 * 1000
 /** Removing stale records while rivals replace them: give up rather than loop for ever. */
 const MAX_RETRIES = 20
 
-/** Runs per record file in this process (across store instances), so same-process callers queue instead of polling. */
-const inflight = new Map<string, Promise<void>>()
+/**
+ * When this process started (ms since the epoch). Claims carry it next to the pid: a claim with our pid and another
+ * start time was left by a predecessor that had the same pid (usual in containers), one with ours by this process.
+ */
+const PROCESS_STARTED = Math.round(performance.timeOrigin)
 
 /** Why a key is unusable, or undefined when it is fine. */
 export function checkIdempotencyKey(key: unknown): string | undefined {
   if (typeof key !== 'string' || key.trim() === '') return 'idempotencyKey must be a non-empty string.'
-  if (key.length > MAX_KEY_LENGTH) return `idempotencyKey is ${key.length} characters long; at most ${MAX_KEY_LENGTH} are allowed.`
+  if (key.length > MAX_IDEMPOTENCY_KEY_LENGTH) return `idempotencyKey is ${key.length} characters long; at most ${MAX_IDEMPOTENCY_KEY_LENGTH} are allowed.`
   return undefined
 }
 
@@ -63,21 +66,14 @@ function refuse(reason: IdempotencyRefusal, message: string): IdempotentOutcome 
   return {message, reason, status: 'refused'}
 }
 
-/** A claim's owner still runs. Our own pid never counts: our runs are in `inflight`, so a claim with our pid was left by
- * a predecessor that had the same pid (usual in containers) or by one of our runs that could not finish its record. */
-function isAlive(pid: number): boolean {
-  if (pid === process.pid) return false
+/** Whether another process with this pid runs. */
+function otherProcessRuns(pid: number): boolean {
   try {
     process.kill(pid, 0)
     return true
   } catch (error) {
     return errorCode(error) === 'EPERM'
   }
-}
-
-/** A claim whose process still runs: never expired, never pruned. */
-function isLiveClaim(record: StoredRecord | undefined): boolean {
-  return record?.state === 'running' && isAlive(record.pid)
 }
 
 /**
@@ -90,6 +86,10 @@ function isLiveClaim(record: StoredRecord | undefined): boolean {
  */
 export class IdempotencyStore {
   readonly dir: string
+  /** Records whose claim one of this store's runs left behind (its run failed, and so did marking it interrupted). */
+  private readonly abandoned = new Set<string>()
+  /** This store's runs, by record file: calls with the same key queue behind the one in flight instead of polling. */
+  private readonly inflight = new Map<string, Promise<void>>()
   private readonly maxAgeMs: number
   private readonly maxBytes: number
   private readonly maxEntries: number
@@ -111,7 +111,8 @@ export class IdempotencyStore {
     if (invalid) return refuse('invalid-key', invalid)
     const file = join(this.dir, `${shortHash(JSON.stringify([tool, key]), 64)}.json`)
     const argsHash = shortHash(canonicalJson(args), 64)
-    // No await between the last check and the set below: one run per record at a time in this process.
+    // No await between the last check and the set below: one run per record at a time in this store.
+    const {inflight} = this
     for (let busy = inflight.get(file); busy; busy = inflight.get(file)) await busy
     const job = this.settle(file, tool, argsHash, execute)
     const settled = job.then(() => {}, () => {})
@@ -142,7 +143,7 @@ export class IdempotencyStore {
     try {
       execution = await execute()
     } catch (error) {
-      await this.replace(file, {...claim, state: 'interrupted'}).catch(() => {})
+      await this.markInterrupted(file, claim)
       throw error
     }
 
@@ -155,7 +156,7 @@ export class IdempotencyStore {
     try {
       await this.replace(file, {...claim, recordedAt: Date.now(), result, state: 'done'})
     } catch (error) {
-      await this.replace(file, {...claim, state: 'interrupted'}).catch(() => {})
+      await this.markInterrupted(file, claim)
       const storageError = `The result could not be recorded, so a retry with this idempotencyKey will not get it back: ${describeError(error)}`
       return {result, status: 'executed', storageError}
     }
@@ -164,9 +165,24 @@ export class IdempotencyStore {
     return {result, status: 'executed'}
   }
 
-  private expired(record: StoredRecord): boolean {
+  private expired(record: StoredRecord, file: string): boolean {
     const at = record.state === 'done' ? record.recordedAt : record.startedAt
-    return Date.now() - at > this.maxAgeMs && !isLiveClaim(record)
+    return Date.now() - at > this.maxAgeMs && !this.isLiveClaim(record, file)
+  }
+
+  /**
+   * A claim whose process still runs: never expired, never pruned. One of this process's own counts as live (another
+   * store of this process is running it) unless this store left it behind.
+   */
+  private isLiveClaim(record: StoredRecord | undefined, file: string): boolean {
+    if (record?.state !== 'running') return false
+    if (record.pid !== process.pid) return otherProcessRuns(record.pid)
+    return record.process === PROCESS_STARTED && !this.abandoned.has(file)
+  }
+
+  /** After a run that failed: the claim says so, or, when even that cannot be written, this store remembers it. */
+  private async markInterrupted(file: string, claim: Claim): Promise<void> {
+    await this.replace(file, {...claim, state: 'interrupted'}).catch(() => this.abandoned.add(file))
   }
 
   /** Keeps the store within its age, count and size limits; never touches `keep` (just written) or live claims. */
@@ -192,7 +208,7 @@ export class IdempotencyStore {
       if (now - record.mtimeMs > this.maxAgeMs || count >= this.maxEntries || bytes + record.size > this.maxBytes) {
         const found = await readRecord(record.file)
         if (!found) continue
-        if (!isLiveClaim(found.record)) {
+        if (!this.isLiveClaim(found.record, record.file)) {
           await removeIfSame(record.file, found.ino)
           continue
         }
@@ -217,7 +233,7 @@ export class IdempotencyStore {
     const deadline = Date.now() + this.waitMs
     let retries = 0
     for (;;) {
-      const claim: Claim = {argsHash, pid: process.pid, startedAt: Date.now(), state: 'running', tool, v: FORMAT}
+      const claim: Claim = {argsHash, pid: process.pid, process: PROCESS_STARTED, startedAt: Date.now(), state: 'running', tool, v: FORMAT}
       let claimed: boolean
       try {
         await mkdir(this.dir, {mode: 0o700, recursive: true})
@@ -226,11 +242,14 @@ export class IdempotencyStore {
         return unavailable(error)
       }
 
-      if (claimed) return this.execute(file, claim, execute)
+      if (claimed) {
+        this.abandoned.delete(file)
+        return this.execute(file, claim, execute)
+      }
 
       const found = await readRecord(file)
       const record = found?.record
-      if (!found || !record || this.expired(record)) {
+      if (!found || !record || this.expired(record, file)) {
         if (retries++ >= MAX_RETRIES || (found && !(await removeIfSame(file, found.ino)))) return unavailable('stale record could not be removed')
         continue
       }
@@ -241,7 +260,7 @@ export class IdempotencyStore {
       }
 
       if (record.state === 'done') return {recordedAt: new Date(record.recordedAt).toISOString(), result: record.result, status: 'replayed'}
-      if (record.state === 'interrupted' || !isAlive(record.pid)) {
+      if (record.state === 'interrupted' || !this.isLiveClaim(record, file)) {
         return refuse('interrupted', `An earlier ${tool} call with this idempotencyKey (started ${started}) was interrupted before it finished, so the command may or may not have run. It is not run again with this key: check whether it took effect, and use a new key to run it again.`)
       }
 

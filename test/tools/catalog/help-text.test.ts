@@ -2,7 +2,7 @@ import type {Command, Config} from '@oclif/core'
 
 import {describe, expect, it} from '@jest/globals'
 
-import {commandSummary, displayId, MAX_DESCRIPTION, renderTemplate, toolDescription} from '../../../src/tools/catalog/help-text.js'
+import {commandSummary, MAX_DESCRIPTION, renderTemplate, toolDescription} from '../../../src/tools/catalog/help-text.js'
 
 const spaced = {bin: 'acme', name: 'acme-cli', topicSeparator: ' ', version: '1.2.3'} as unknown as Config
 const colon = {bin: 'acme', name: 'acme-cli', topicSeparator: ':', version: '1.2.3'} as unknown as Config
@@ -10,17 +10,6 @@ const colon = {bin: 'acme', name: 'acme-cli', topicSeparator: ':', version: '1.2
 function command(fields: Record<string, unknown> = {}): Command.Cached {
   return {aliases: [], args: {}, flags: {}, id: 'tasks:add', pluginName: 'acme-cli', ...fields} as unknown as Command.Cached
 }
-
-describe('displayId', () => {
-  it.each([
-    ['tasks:add', spaced, 'tasks add'],
-    ['tasks:add', colon, 'tasks:add'],
-    ['org:list:metadata', spaced, 'org list metadata'],
-    ['version', spaced, 'version'],
-  ])('%s with separator %p', (id, config, shown) => {
-    expect(displayId(id, config)).toBe(shown)
-  })
-})
 
 describe('renderTemplate', () => {
   const withMethods = {...spaced, pjson: {oclif: {}}, scopedEnvVarKey: (k: string) => `ACME_${k}`} as unknown as Config

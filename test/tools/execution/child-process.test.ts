@@ -4,7 +4,7 @@ import {tmpdir} from 'node:os'
 import {join, resolve} from 'node:path'
 
 import {eventually, isRunning} from '../../helpers/processes.js'
-import {killRunningCommands, type RunOutcome, type RunRequest, runCommand, runningCommandCount} from '../../../src/tools/execution/child-process.js'
+import {ProcessGroups, type RunOutcome, type RunRequest, runCommand} from '../../../src/tools/execution/child-process.js'
 
 const NODE = process.execPath
 const SPAWN_TREE = resolve(import.meta.dirname, '../../fixtures/scripts/spawn-tree.js')
@@ -12,6 +12,8 @@ const SPAWN_TREE = resolve(import.meta.dirname, '../../fixtures/scripts/spawn-tr
 const TREE_TIMEOUT_MS = 8000
 
 let scratch: string
+/** The server's running commands, as a server keeps them. */
+const groups = new ProcessGroups()
 /** Grandchild pids the scripts reported; each test's afterEach makes sure none survives. */
 const started = new Set<number>()
 
@@ -24,7 +26,7 @@ afterAll(() => {
 })
 
 afterEach(() => {
-  killRunningCommands('SIGKILL')
+  groups.killAll('SIGKILL')
   for (const pid of started) {
     try {
       process.kill(pid, 'SIGKILL')
@@ -37,7 +39,7 @@ afterEach(() => {
 })
 
 function request(args: string[], overrides: Partial<RunRequest> = {}): RunRequest {
-  return {args, cwd: scratch, env: {}, file: NODE, maxOutputBytes: 1024 * 1024, timeoutMs: 60_000, ...overrides}
+  return {args, cwd: scratch, env: {}, file: NODE, groups, maxOutputBytes: 1024 * 1024, timeoutMs: 60_000, ...overrides}
 }
 
 function run(script: string, overrides: Partial<RunRequest> = {}): Promise<RunOutcome> {
@@ -115,7 +117,7 @@ describe('runCommand: exit codes and output', () => {
     const outcome = await runCommand(request([], {file: join(scratch, 'no-such-program')}))
     expect(outcome.spawnError).toMatch(/ENOENT/)
     expect(outcome.exitCode).toBeUndefined()
-    expect(runningCommandCount()).toBe(0)
+    expect(groups.size).toBe(0)
   })
 })
 
@@ -157,13 +159,13 @@ describe('runCommand: ending the process tree', () => {
     try {
       expect(await eventually(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8') !== '', 30_000)).toBe(true)
       started.add(Number(readFileSync(pidFile, 'utf8')))
-      expect(runningCommandCount()).toBe(1)
+      expect(groups.size).toBe(1)
       controller.abort()
       const outcome = await pending
       const pid = grandchildPid(outcome)
       expect(outcome).toMatchObject({cancelled: true, signal: 'SIGKILL', timedOut: false})
       expect(await eventually(() => isGone(pid))).toBe(true)
-      expect(runningCommandCount()).toBe(0)
+      expect(groups.size).toBe(0)
     } finally {
       controller.abort()
       await pending
@@ -177,21 +179,21 @@ describe('runCommand: ending the process tree', () => {
   })
 })
 
-describe('killRunningCommands / runningCommandCount', () => {
+describe('ProcessGroups', () => {
   it('tracks running commands and ends them all on shutdown', async () => {
-    expect(runningCommandCount()).toBe(0)
+    expect(groups.size).toBe(0)
     const script = 'console.log("up"); setInterval(() => {}, 1000)'
     const pending = [run(script), run(script)]
     try {
       // Registered once spawned (execa is imported on first use, so that is a moment after the call).
-      for (let i = 0; i < 100 && runningCommandCount() < 2; i++) await new Promise((resolve) => setTimeout(resolve, 20))
-      expect(runningCommandCount()).toBe(2)
-      killRunningCommands()
+      for (let i = 0; i < 100 && groups.size < 2; i++) await new Promise((resolve) => setTimeout(resolve, 20))
+      expect(groups.size).toBe(2)
+      groups.killAll()
       const outcomes = await Promise.all(pending)
       for (const outcome of outcomes) expect(outcome).toMatchObject({cancelled: false, signal: 'SIGKILL', timedOut: false})
-      expect(runningCommandCount()).toBe(0)
+      expect(groups.size).toBe(0)
     } finally {
-      killRunningCommands()
+      groups.killAll()
       await Promise.all(pending)
     }
   })

@@ -6,7 +6,8 @@ import {join} from 'node:path'
 
 import {type AuthorConfig, ConfigError, parseAuthorConfig, resolveSettings, type ServerFlags} from '../../../src/settings/settings.js'
 import {findExecutable, listingBytes, project, type Projection, unknownCommandMessage} from '../../../src/tools/exposure/projection.js'
-import {buildRegistry, definitionHash, type Registry} from '../../../src/tools/catalog/registry.js'
+import {definitionHash} from '../../../src/tools/catalog/definition-hash.js'
+import {buildRegistry, type Registry} from '../../../src/tools/catalog/registry.js'
 import {generateCli} from '../../fixtures/generate-cli.js'
 import {ROOT} from '../../helpers/taskbox.js'
 

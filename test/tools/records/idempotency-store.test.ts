@@ -146,7 +146,22 @@ describe('IdempotencyStore', () => {
       return {ran: true, result: textResult('first')}
     })
     expect(JSON.parse(claim)).toMatchObject({pid: process.pid, state: 'running'})
-    writeFileSync(only(dir), claim)
+    // Left by a predecessor: same pid, a process that started earlier (a claim of this process's is another store's).
+    const predecessor = JSON.parse(claim) as {process: number}
+    writeFileSync(only(dir), JSON.stringify({...predecessor, process: predecessor.process - 60_000}))
+    const cmd = command()
+    expect(await new IdempotencyStore({dir}).run('t', 'k', {}, cmd.execute)).toMatchObject({reason: 'interrupted', status: 'refused'})
+    expect(cmd.runs).toBe(0)
+  })
+
+  it('treats a claim with our pid and no process start time (an older format) as left by a predecessor', async () => {
+    const dir = freshDir()
+    await new IdempotencyStore({dir}).run('t', 'k', {}, async () => {
+      const {process: _started, ...older} = JSON.parse(readFileSync(only(dir), 'utf8')) as Record<string, unknown>
+      writeFileSync(only(dir) + '.older', JSON.stringify(older))
+      return {ran: true, result: textResult('first')}
+    })
+    writeFileSync(only(dir), readFileSync(only(dir) + '.older'))
     const cmd = command()
     expect(await new IdempotencyStore({dir}).run('t', 'k', {}, cmd.execute)).toMatchObject({reason: 'interrupted', status: 'refused'})
     expect(cmd.runs).toBe(0)

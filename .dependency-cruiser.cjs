@@ -1,0 +1,56 @@
+/**
+ * The dependency direction of src/ (npm test fails on anything else). Data moves one way, and so do imports:
+ *
+ *   host, settings                      facts about the host CLI; the author's config and the user's flags
+ *   ← tools/catalog                     manifest → command tools (names, help text, hints, input schemas)
+ *   ← tools/exposure                    the projection: boundary, band, the tools/list entry, search, suggestions
+ *   ← tools/records                     what outlives a call: idempotency records, the audit log
+ *   ← tools/execution                   the one call pipeline and everything that runs a command
+ *   ← tools/builtins                    the server's own tools
+ *   ← mcp                               the protocol side: plan, lifecycle, factory, stdio, http
+ *   ← commands (and clients, hooks)     oclif commands; host client configs; the init hook
+ *
+ * A module may import from its own folder and from the folders above it, never from below. The protocol side knows
+ * nothing of child processes: of tools/execution it sees the pipeline, the call environment and the result helpers.
+ * Only the production dependencies may be imported by src/ (devDependencies are for tests and benchmarks).
+ */
+const EXTERNAL = {dependencyTypes: ['core', 'npm', 'type-only']}
+
+/** `from` may import what matches `to`. */
+const allow = (from, to) => ({from: {path: from}, to: {path: to}})
+
+module.exports = {
+  allowed: [
+    {from: {path: '^src/'}, to: EXTERNAL},
+    allow('^src/index\\.ts$', '^src/'),
+    allow('^src/host/', '^src/host/'),
+    allow('^src/settings/', '^src/settings/'),
+    allow('^src/tools/catalog/', '^src/(tools/catalog|settings|host)/'),
+    allow('^src/tools/exposure/', '^src/(tools/(catalog|exposure)|settings|host)/'),
+    allow('^src/tools/records/', '^src/tools/(catalog|records)/'),
+    allow('^src/tools/execution/', '^src/(tools/(catalog|exposure|records|execution)|settings|host)/'),
+    allow('^src/tools/builtins/', '^src/(tools/(catalog|exposure|execution|builtins)|settings|host)/'),
+    allow('^src/mcp/', '^src/(mcp|tools/(catalog|exposure|builtins)|tools/execution/(pipeline|call-environment|tool-result)\\.ts$|settings|host)'),
+    allow('^src/clients/', '^src/(clients|host)/'),
+    allow('^src/commands/', '^src/(mcp|clients|settings|host)/'),
+    allow('^src/hooks/', '^src/host/'),
+  ],
+  allowedSeverity: 'error',
+  forbidden: [
+    {
+      comment: 'An import cycle: two modules that need each other are one concern, or one of them holds what both need.',
+      from: {},
+      name: 'no-cycles',
+      severity: 'error',
+      to: {circular: true},
+    },
+  ],
+  options: {
+    doNotFollow: {path: 'node_modules'},
+    // Resolve packages as Node does for ES modules, so their `exports` maps are read.
+    enhancedResolveOptions: {conditionNames: ['import', 'node', 'default', 'types'], exportsFields: ['exports'], extensions: ['.ts', '.cts', '.js', '.cjs', '.d.ts']},
+    // Type-only imports obey the direction too: a type lives with the module that owns it.
+    tsPreCompilationDeps: true,
+    tsConfig: {fileName: 'tsconfig.json'},
+  },
+}

@@ -1,0 +1,53 @@
+import type {Command, Config} from '@oclif/core'
+
+import {resolve} from 'node:path'
+
+import {ConfigError, parseAuthorConfig, resolveSettings, type ServerFlags, type Settings} from '../settings/settings.js'
+import {buildServerPlan, type ServerPlan} from './plan.js'
+
+/** A server of one command run: its plan, and how everything it starts ends. */
+export interface PreparedServer {
+  /** The end of every server command: no idle worker, no running command, no private working directory left. */
+  dispose(): Promise<void>
+  plan: ServerPlan
+  settings: Settings
+  /** Starts the prewarmed workers (once the server is in use: warming competes with the first answer for the CPU). */
+  startWorkers(): void
+  /** Kills idle workers and every running command (their calls end as killed). */
+  stopCommands(): void
+}
+
+/**
+ * Settings from the host's `oclif.mcp` section and the command's flags, then the plan. Throws ConfigError (naming
+ * the bad key) when the author's settings are invalid.
+ */
+export function prepareServer(config: Config, flags: ServerFlags): PreparedServer {
+  const author = parseAuthorConfig((config.pjson.oclif as {mcp?: unknown}).mcp)
+  const settings = resolveSettings(author, {...flags, cwd: flags.cwd && resolve(flags.cwd)})
+  const plan = buildServerPlan(config, settings)
+  const {call} = plan
+  return {
+    dispose: () => call.dispose(),
+    plan,
+    settings,
+    startWorkers() {
+      call.workers.fill()
+      // Whatever ends the process, no idle worker outlives it.
+      process.once('exit', () => call.workers.close())
+    },
+    stopCommands: () => call.stopCommands(),
+  }
+}
+
+/**
+ * prepareServer for a command: invalid author settings end the command with their message (exit 2), nothing
+ * half-started.
+ */
+export function prepareServerFor(command: Command, flags: ServerFlags): PreparedServer {
+  try {
+    return prepareServer(command.config, flags)
+  } catch (error) {
+    if (error instanceof ConfigError) command.error(error.message, {exit: 2})
+    throw error
+  }
+}

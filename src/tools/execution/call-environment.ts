@@ -1,0 +1,71 @@
+import type {Config} from '@oclif/core'
+
+import {join} from 'node:path'
+
+import type {Settings} from '../../settings/settings.js'
+import type {Projection} from '../exposure/projection.js'
+
+import {hostBinScript} from '../../host/facts.js'
+import {AuditLog} from '../records/audit-log.js'
+import {IdempotencyStore} from '../records/idempotency-store.js'
+import {childEnv} from './child-env.js'
+import {ProcessGroups} from './child-process.js'
+import {CommandLimiter} from './limiter.js'
+import {DefaultWorkdir} from './workdir.js'
+import {WorkerPool} from './worker-pool.js'
+
+/**
+ * What running a command tool needs besides its input, and everything a server's calls leave running: built once per
+ * server, it owns the commands in flight, the workers, the idempotency claims and the private working directory, and
+ * `dispose()` ends them all.
+ */
+export interface CallEnvironment {
+  /** Undefined when auditing is off (--no-audit). */
+  readonly audit?: AuditLog
+  readonly binScript: string
+  /** The capability boundary: a command outside it is answered like an unknown one, whoever asks. */
+  readonly boundary: Projection
+  readonly config: Config
+  /** Ends every running command and idle worker, then removes the private working directory. */
+  dispose(): Promise<void>
+  /** The process groups of the commands running now. */
+  readonly groups: ProcessGroups
+  readonly idempotency: IdempotencyStore
+  readonly limiter: CommandLimiter
+  readonly settings: Settings
+  /** Kills idle workers (no more are made) and every running command: their calls end as killed. */
+  stopCommands(): void
+  readonly workdir: DefaultWorkdir
+  readonly workers: WorkerPool
+}
+
+export function createCallEnvironment(config: Config, settings: Settings, boundary: Projection): CallEnvironment {
+  const binScript = hostBinScript(config)
+  const groups = new ProcessGroups()
+  const workdir = new DefaultWorkdir(settings.defaultCwd, config.bin)
+  const workers = new WorkerPool({bin: binScript, env: childEnv(config, {}), root: config.root, size: settings.workers})
+  const stopCommands = () => {
+    workers.close()
+    groups.killAll()
+  }
+
+  return {
+    // In the CLI's data dir: the record of what was changed outlives caches.
+    audit: settings.audit ? new AuditLog(join(config.dataDir, 'mcp-audit.jsonl')) : undefined,
+    binScript,
+    boundary,
+    config,
+    async dispose() {
+      stopCommands()
+      await workdir.dispose()
+    },
+    groups,
+    // In the CLI's cache dir, so a retry after a server restart still finds the first run's result.
+    idempotency: new IdempotencyStore({dir: join(config.cacheDir, 'mcp-idempotency')}),
+    limiter: new CommandLimiter(settings.maxConcurrency, settings.maxQueue),
+    settings,
+    stopCommands,
+    workdir,
+    workers,
+  }
+}
