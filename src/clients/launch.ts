@@ -1,7 +1,7 @@
 import type {Config} from '@oclif/core'
 
 import {accessSync, constants, closeSync, openSync, readSync, realpathSync, statSync} from 'node:fs'
-import {delimiter, extname, isAbsolute, join, resolve, sep} from 'node:path'
+import {delimiter, extname, isAbsolute, join, relative, resolve, sep} from 'node:path'
 
 import {hostBinScript} from '../host/facts.js'
 import {ourCommandWords} from '../host/spelling.js'
@@ -37,8 +37,10 @@ export function stdioArgs(config: Pick<Config, 'topicSeparator'>, options: Stdio
   ]
 }
 
-function isInside(root: string, file: string): boolean {
-  return file === root || file.startsWith(root.endsWith(sep) ? root : root + sep)
+/** `path` is `dir` or below it (both real paths). */
+function liesWithin(dir: string, path: string): boolean {
+  const rel = relative(dir, path)
+  return rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel)
 }
 
 function isExecutableFile(file: string): boolean {
@@ -62,7 +64,7 @@ export function binOnPath(config: Pick<Config, 'bin' | 'root'>, env: NodeJS.Proc
     if (!dir || !isAbsolute(dir)) continue
     for (const ext of extensions) {
       const file = join(dir, config.bin + ext.toLowerCase())
-      if (isExecutableFile(file) && isInside(root, realpathSync(file))) return file
+      if (isExecutableFile(file) && liesWithin(root, realpathSync(file))) return file
     }
   }
 

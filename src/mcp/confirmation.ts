@@ -1,8 +1,7 @@
-import {acceptedContent, inputRequired, inputResponse, type McpServer, type ServerContext} from '@modelcontextprotocol/server'
+import {acceptedContent, inputRequired, inputResponse, type McpServer, type ProtocolEra, type ServerContext} from '@modelcontextprotocol/server'
 import * as z from 'zod'
 
-import type {Asking} from '../tools/execution/pipeline.js'
-import type {ToolResult} from '../tools/execution/tool-result.js'
+import type {AskOutcome, Asking} from '../tools/execution/pipeline.js'
 
 const KEY = 'confirm'
 const answerSchema = z.object({confirm: z.boolean()})
@@ -20,7 +19,7 @@ export const LEGACY_HTTP_CANNOT_ASK = 'a 2025-era client over stateless HTTP can
  * request (stdio only: over stateless HTTP the answer would reach another instance), by a 2026-07-28
  * `input_required` round, or not at all, with the reason.
  */
-export function askingFor(ctx: ServerContext, server: McpServer, era: 'legacy' | 'modern', overHttp: boolean): Asking {
+export function askingFor(ctx: ServerContext, server: McpServer, era: ProtocolEra, overHttp: boolean): Asking {
   if (era === 'modern') {
     const envelope = ctx.mcpReq.envelope as {'io.modelcontextprotocol/clientCapabilities'?: {elicitation?: unknown}} | undefined
     if (!envelope?.['io.modelcontextprotocol/clientCapabilities']?.elicitation) return {cannot: 'this client did not declare that it can be asked (elicitation)'}
@@ -39,11 +38,11 @@ export function askingFor(ctx: ServerContext, server: McpServer, era: 'legacy' |
 }
 
 /** A 2026-07-28 round: the first call answers input_required; the retry carries the person's answer. */
-function inputRound(ctx: ServerContext, message: string): {answer: 'accept' | 'cancel' | 'decline'} | {pending: ToolResult} {
+function inputRound(ctx: ServerContext, message: string): AskOutcome {
   const view = inputResponse(ctx.mcpReq.inputResponses, KEY)
   if (view.kind === 'elicit' && view.action !== 'accept') return {answer: view.action === 'cancel' ? 'cancel' : 'decline'}
   const confirmed = acceptedContent(ctx.mcpReq.inputResponses, KEY, answerSchema)
   if (confirmed) return {answer: confirmed.confirm === true ? 'accept' : 'decline'}
   if (view.kind === 'elicit') return {answer: 'decline'}
-  return {pending: inputRequired({inputRequests: {[KEY]: inputRequired.elicit({message, requestedSchema})}}) as unknown as ToolResult}
+  return {pending: inputRequired({inputRequests: {[KEY]: inputRequired.elicit({message, requestedSchema})}})}
 }

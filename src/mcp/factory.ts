@@ -1,21 +1,31 @@
-import {type ListToolsResult, McpServer, type ServerContext, type StandardSchemaWithJSON, type Tool} from '@modelcontextprotocol/server'
-import * as z from 'zod'
+import {
+  CLIENT_INFO_META_KEY,
+  type ListToolsResult,
+  McpServer,
+  type McpRequestContext,
+  type ProtocolEra,
+  type ServerContext,
+  type StandardSchemaWithJSON,
+  type Tool,
+} from '@modelcontextprotocol/server'
+import type * as z from 'zod'
 
-import type {BuiltinTool} from '../tools/builtins/builtin-tool.js'
-import type {Projection} from '../tools/exposure/projection.js'
+import type {CallAnswer, CallContext} from '../tools/execution/pipeline.js'
+
+import type {Listable} from '../tools/exposure/listing.js'
 import type {ServerPlan} from './plan.js'
 
-import {askingFor} from './confirmation.js'
-import type {CommandTool} from '../tools/catalog/registry.js'
-
-import {builtinAnnotations} from '../tools/builtins/builtin-tool.js'
-import {commandListing} from '../tools/exposure/projection.js'
-import {type CallContext, callCommandTool} from '../tools/execution/pipeline.js'
-import {errorResult} from '../tools/execution/tool-result.js'
 import {toJsonSchema, withoutHostKeys} from '../tools/catalog/input-schema.js'
+import {callCommandTool} from '../tools/execution/pipeline.js'
+import {errorResult} from '../tools/execution/tool-result.js'
+import {listingEntry} from '../tools/exposure/listing.js'
+import {askingFor} from './confirmation.js'
 
 /** Array elements and object members one tools/call's arguments may hold in all (the SDK refuses more). */
 const MAX_TOOL_INPUT_ELEMENTS = 10_000
+
+/** Which of the plan's tools one server instance registers: HTTP builds one per request (see http/routing.ts). */
+export type ToolSelection = 'all' | 'none' | {name: string}
 
 type ToolSchema = StandardSchemaWithJSON<Record<string, unknown>>
 
@@ -39,7 +49,7 @@ function schemaFor(schema: z.ZodObject): ToolSchema {
 }
 
 /** A fault in our own code becomes a tool error the model can read, never a dead request or server. */
-async function guarded(name: string, run: () => Promise<ReturnType<typeof errorResult>> | ReturnType<typeof errorResult>) {
+async function guarded(name: string, run: () => CallAnswer | Promise<CallAnswer>): Promise<CallAnswer> {
   try {
     return await run()
   } catch (error) {
@@ -48,13 +58,19 @@ async function guarded(name: string, run: () => Promise<ReturnType<typeof errorR
   }
 }
 
+/** What the factory learns about the request it builds a server for. */
+interface Transport {
+  era: ProtocolEra
+  http: boolean
+}
+
 /**
  * What a call needs from its request: the cancellation signal, how to ask the person, and a progress reporter when
  * the client sent a progressToken. A notification that cannot be delivered (the client went away) never fails the call.
  */
 function callContext(ctx: ServerContext, server: McpServer, {era, http}: Transport): CallContext {
-  const envelope = ctx.mcpReq.envelope as {'io.modelcontextprotocol/clientInfo'?: {name?: string; version?: string}} | undefined
-  const client = era === 'modern' ? envelope?.['io.modelcontextprotocol/clientInfo'] : server.server.getClientVersion()
+  const envelope = ctx.mcpReq.envelope as {[CLIENT_INFO_META_KEY]?: {name?: string; version?: string}} | undefined
+  const client = era === 'modern' ? envelope?.[CLIENT_INFO_META_KEY] : server.server.getClientVersion()
   const base: CallContext = {
     asking: askingFor(ctx, server, era, http),
     client: client ? {name: client.name, version: client.version} : undefined,
@@ -72,81 +88,38 @@ function callContext(ctx: ServerContext, server: McpServer, {era, http}: Transpo
   return {...base, progress: report}
 }
 
-type Era = 'legacy' | 'modern'
+type Handler = (input: Record<string, unknown>, context: CallContext) => CallAnswer | Promise<CallAnswer>
 
-/** A command's typed tool: the SDK validates the input, then the one call pipeline takes over (src/tools/execution/pipeline.ts). */
-function registerCommandTool(server: McpServer, tool: CommandTool, plan: ServerPlan, transport: Transport): void {
+/** One tool, as the SDK registers it: the SDK validates the input, then `handler` answers (faults included). */
+function register(server: McpServer, transport: Transport, tool: Listable, schema: z.ZodObject, handler: Handler): void {
   server.registerTool(
     tool.name,
-    {annotations: tool.annotations, description: tool.description, inputSchema: schemaFor(tool.input.schema), title: tool.title},
-    (input, ctx) => guarded(tool.name, () => callCommandTool(tool, input as Record<string, unknown>, plan.call, callContext(ctx, server, transport))),
+    {annotations: tool.annotations, description: tool.description, inputSchema: schemaFor(schema), title: tool.title},
+    (input, ctx) => guarded(tool.name, () => handler(input as Record<string, unknown>, callContext(ctx, server, transport))),
   )
 }
-
-function registerBuiltin(server: McpServer, tool: BuiltinTool, transport: Transport): void {
-  server.registerTool(
-    tool.name,
-    {annotations: builtinAnnotations(tool), description: tool.description, inputSchema: schemaFor(tool.schema), title: tool.title},
-    (input, ctx) => guarded(tool.name, () => tool.handler(input as Record<string, unknown>, callContext(ctx, server, transport))),
-  )
-}
-
-/** What the factory learns about the request it builds a server for. */
-type Transport = {era: Era; http: boolean}
 
 /**
- * The tools/list answer, made as the SDK's own handler makes it (same fields, same `type: 'object'` root), from
- * schemas converted once per process. The SDK's handler converts and scans every schema of every tool on each
- * listing, and HTTP lists from a fresh server per request: that was most of the cost of a tools/list over HTTP.
+ * The tools/list answer, made as the SDK's own handler makes it, from schemas converted once per process. The SDK's
+ * handler converts and scans every schema of every tool on each listing, and HTTP lists from a fresh server per
+ * request: that was most of the cost of a tools/list over HTTP.
  */
 function listingOf(plan: ServerPlan): Tool[] {
-  return plan.listed.map(({kind, tool}): Tool => {
-    if (kind === 'command') return commandListing(tool) as Tool
-    const inputSchema = {type: 'object', ...toJsonSchema(tool.schema)} as Tool['inputSchema']
-    return {annotations: builtinAnnotations(tool), description: tool.description, inputSchema, name: tool.name, title: tool.title}
-  })
+  return plan.listed.map(({kind, tool}) => listingEntry(tool, kind === 'command' ? tool.input.schema : tool.schema))
 }
 
-/** What the factory is told about the request it builds a server for (HTTP builds one per request). */
-export interface FactoryContext {
-  era?: Era
-  /** The request's JSON-RPC message, parsed, when the transport has it (the 2025-era HTTP path). */
-  message?: unknown
-  requestInfo?: unknown
+function selected(selection: ToolSelection, name: string): boolean {
+  return selection === 'all' || (selection !== 'none' && selection.name === name)
 }
 
 /**
- * The tools a server built for one HTTP request must register: `undefined` for all of them; the tool's name for a
- * single tools/call; null for any other single request (tools/list is answered from the listing, and nothing else
- * reads the registered tools). Modern requests say what they are in `Mcp-Method` / `Mcp-Name`, which the SDK has
- * checked against the body before it asks for a server; 2025-era ones are read from the parsed message. Anything
- * else (stdio, a batch, a name the plan does not list) gets every tool, so the SDK answers exactly as it would.
+ * The one server factory both transports use: a fresh McpServer with the tools registered (all of them, or the ones
+ * a single HTTP request needs), cheap and I/O-free. Every command tool's call goes to the one call pipeline
+ * (src/tools/execution/pipeline.ts).
  */
-function toolsNeeded(context: FactoryContext | undefined, listed: ReadonlySet<string>): null | string | undefined {
-  let method: unknown
-  let name: unknown
-  if (context?.era === 'modern' && context.requestInfo instanceof Request) {
-    method = context.requestInfo.headers.get('mcp-method') ?? undefined
-    name = context.requestInfo.headers.get('mcp-name') ?? undefined
-  } else if (context?.message !== null && typeof context?.message === 'object' && !Array.isArray(context.message)) {
-    const message = context.message as {method?: unknown; params?: {name?: unknown}}
-    method = message.method
-    name = message.params?.name
-  }
-
-  if (typeof method !== 'string') return undefined
-  if (method !== 'tools/call') return null
-  return typeof name === 'string' && listed.has(name) ? name : undefined
-}
-
-/**
- * The one server factory both transports use: a fresh McpServer with the tools registered (all of them, or just the
- * ones a single HTTP request needs); cheap and I/O-free.
- */
-export function createServerFactory(plan: ServerPlan, options: {warnUnaskable?: boolean} = {}): (context?: FactoryContext) => McpServer {
+export function createServerFactory(plan: ServerPlan, options: {warnUnaskable?: boolean} = {}): (context?: McpRequestContext, tools?: ToolSelection) => McpServer {
   let listing: Tool[] | undefined
-  const names = new Set(plan.listed.map((entry) => entry.tool.name))
-  return (context) => {
+  return (context, tools = 'all') => {
     const transport: Transport = {era: context?.era ?? 'legacy', http: context?.requestInfo !== undefined}
     const server = new McpServer(plan.info, {
       capabilities: {logging: {}, resources: {listChanged: false}, tools: {listChanged: false}},
@@ -169,11 +142,13 @@ export function createServerFactory(plan: ServerPlan, options: {warnUnaskable?: 
       }
     }
 
-    const needed = transport.http ? toolsNeeded(context, names) : undefined
     for (const entry of plan.listed) {
-      if (needed === null || (needed !== undefined && entry.tool.name !== needed)) continue
-      if (entry.kind === 'builtin') registerBuiltin(server, entry.tool, transport)
-      else registerCommandTool(server, entry.tool, plan, transport)
+      if (!selected(tools, entry.tool.name)) continue
+      if (entry.kind === 'builtin') register(server, transport, entry.tool, entry.tool.schema, entry.tool.handler)
+      else {
+        const {tool} = entry
+        register(server, transport, tool, tool.input.schema, (input, context) => callCommandTool(tool, input, plan.call, context))
+      }
     }
 
     // Set after the tools, so it replaces the SDK's handler. A fresh object each time: the encoder may stamp it.

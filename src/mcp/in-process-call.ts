@@ -5,6 +5,7 @@ import type {ServerPlan} from './plan.js'
 
 import {spelled} from '../host/spelling.js'
 import {findExecutable} from '../tools/exposure/projection.js'
+import {closeMatches} from '../tools/exposure/suggest.js'
 import {definitionHash} from '../tools/catalog/definition-hash.js'
 import {createServerFactory} from './factory.js'
 
@@ -39,17 +40,6 @@ export function parseToolArguments(text: string, source: string): Record<string,
   return value as Record<string, unknown>
 }
 
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({length: b.length + 1}, (_, i) => i)
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i]
-    for (let j = 1; j <= b.length; j++) current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1))
-    previous = current
-  }
-
-  return previous[b.length]
-}
-
 /**
  * The arguments of `mcp call`: `--args` when given, else standard input when it is not a terminal (a pipe or a
  * file), else none.
@@ -63,17 +53,6 @@ export async function readToolArguments(flag: string | undefined, stdin: NodeJS.
   return parseToolArguments(text, 'standard input')
 }
 
-/** Up to five names like `wanted`: shared words first, then the fewest edits. */
-export function closeNames(wanted: string, names: readonly string[]): string[] {
-  const words = wanted.toLowerCase().split(/[\s:_-]+/).filter(Boolean)
-  return names
-    .map((name) => ({distance: editDistance(wanted.toLowerCase(), name.toLowerCase()), name, shared: words.filter((w) => name.toLowerCase().includes(w)).length}))
-    .filter((c) => c.shared > 0 || c.distance <= Math.max(2, Math.floor(c.name.length / 3)))
-    .sort((a, b) => b.shared - a.shared || a.distance - b.distance || a.name.localeCompare(b.name))
-    .slice(0, 5)
-    .map((c) => c.name)
-}
-
 function unknownTool(plan: ServerPlan, name: string, listed: readonly string[]): CallRequestError {
   const command = findExecutable(plan.projection, name)
   if (command) {
@@ -83,7 +62,7 @@ function unknownTool(plan: ServerPlan, name: string, listed: readonly string[]):
     ])
   }
 
-  const near = closeNames(name, listed)
+  const near = closeMatches(name, listed)
   return new CallRequestError(
     'UNKNOWN_TOOL',
     `No tool "${name}".${near.length > 0 ? ` Did you mean: ${near.join(', ')}?` : ''}`,

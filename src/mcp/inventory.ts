@@ -1,10 +1,7 @@
-import type {Hints} from '../tools/catalog/hints.js'
+import type {ToolHints} from '../tools/catalog/hints.js'
 import type {BandSource, NotListedReason} from '../tools/exposure/projection.js'
 import type {ServerPlan} from './plan.js'
 
-import {builtinAnnotations} from '../tools/builtins/builtin-tool.js'
-
-export type ToolHints = Omit<Hints, 'title'>
 
 /** One entry of tools/list, in the order the server registers it. */
 export interface InventoryTool {
@@ -49,28 +46,19 @@ export interface Inventory {
   }
 }
 
-function hintsOf(annotations: Hints): ToolHints {
-  const {destructiveHint, idempotentHint, openWorldHint, readOnlyHint} = annotations
-  return {destructiveHint, idempotentHint, openWorldHint, readOnlyHint}
-}
-
 export function takeInventory(plan: ServerPlan): Inventory {
   const {projection} = plan
   const tools = plan.listed.map(
-    (entry): InventoryTool =>
-      entry.kind === 'builtin'
-        ? {annotations: hintsOf(builtinAnnotations(entry.tool)), command: null, kind: 'builtin', name: entry.tool.name}
-        : {annotations: entry.tool.hints, command: entry.tool.displayId, kind: 'command', name: entry.tool.name},
+    ({kind, tool}): InventoryTool => ({annotations: tool.hints, command: kind === 'builtin' ? null : tool.displayId, kind, name: tool.name}),
   )
-  const inBand = new Set(projection.band)
   const commands = [...projection.executable.values()]
     .sort((a, b) => (a.id < b.id ? -1 : 1))
     .map((t): InventoryCommand => ({
       annotations: t.hints,
       evidence: t.hintEvidence,
       id: t.displayId,
-      listed: inBand.has(t),
-      tool: inBand.has(t) ? t.name : null,
+      listed: projection.inBand.has(t),
+      tool: projection.inBand.has(t) ? t.name : null,
       ...(t.withheldFlags.length > 0 ? {withheldFlags: t.withheldFlags.map((w) => w.name)} : {}),
     }))
   const notListed: Inventory['totals']['notListed'] = {}

@@ -7,10 +7,13 @@ import type {BuiltinTool} from '../tools/builtins/builtin-tool.js'
 import type {CommandTool, Registry} from '../tools/catalog/registry.js'
 import type {Projection} from '../tools/exposure/projection.js'
 
-import {commandBuiltins} from '../tools/builtins/command-info.js'
-import {capabilitiesBuiltin} from '../tools/builtins/describe-capabilities.js'
-import {docsBuiltins} from '../tools/builtins/docs.js'
-import {gatewayBuiltins} from '../tools/builtins/gateway.js'
+import {cliInfoTool} from '../tools/builtins/cli-info.js'
+import {describeCapabilitiesTool} from '../tools/builtins/describe-capabilities.js'
+import {describeCommandTool} from '../tools/builtins/describe-command.js'
+import {docsTools} from '../tools/builtins/docs.js'
+import {findCommandsTool} from '../tools/builtins/find-commands.js'
+import {listCommandsTool} from '../tools/builtins/list-commands.js'
+import {runCommandTool} from '../tools/builtins/run-command.js'
 import {buildRegistry} from '../tools/catalog/registry.js'
 import {type CallEnvironment, createCallEnvironment} from '../tools/execution/call-environment.js'
 import {project} from '../tools/exposure/projection.js'
@@ -44,10 +47,13 @@ export function buildServerPlan(config: Config, settings: Settings): ServerPlan 
   const call = createCallEnvironment(config, settings, projection)
   const listed: ListedTool[] = []
   const builtins = [
-    capabilitiesBuiltin(projection, () => listed.map((entry) => entry.tool.name)),
-    ...commandBuiltins(config, projection, PROTOCOL_REVISIONS),
-    ...gatewayBuiltins(config, projection, call),
-    ...docsBuiltins(config, settings.author.docs ?? []),
+    describeCapabilitiesTool(projection, () => listed.map((entry) => entry.tool.name)),
+    cliInfoTool(config, projection, PROTOCOL_REVISIONS),
+    listCommandsTool(config, projection),
+    describeCommandTool(config, projection),
+    findCommandsTool(config, projection),
+    runCommandTool(config, projection, call),
+    ...docsTools(config, settings.author.docs ?? []),
   ]
   listed.push(...builtins.map((tool) => ({kind: 'builtin' as const, tool})), ...projection.band.map((tool) => ({kind: 'command' as const, tool})))
   return {

@@ -12,7 +12,6 @@ import {join} from 'node:path'
 
 import {eventually, isRunning, killPids, processesIn, processesMatching} from '../helpers/processes.js'
 import {waitForBanner} from '../helpers/serve.js'
-import {textOf} from '../helpers/taskbox.js'
 import {type Host, hostEnv, mcpArgv, NODE22, ROOT} from './hosts.js'
 
 export type Era = 'legacy' | 'modern'

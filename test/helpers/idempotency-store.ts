@@ -1,3 +1,4 @@
+import type {CallToolResult} from '@modelcontextprotocol/server'
 import {expect} from '@jest/globals'
 import {mkdtempSync, readdirSync, realpathSync, rmSync} from 'node:fs'
 import {tmpdir} from 'node:os'
@@ -5,7 +6,7 @@ import {join} from 'node:path'
 import {setTimeout as sleep} from 'node:timers/promises'
 
 import type {Execution, IdempotentOutcome} from '../../src/tools/records/idempotency-store.js'
-import type {ToolResult} from '../../src/tools/execution/tool-result.js'
+
 
 /** A scratch directory handing out fresh store directories (not created: the store creates them). */
 export function storeScratch(prefix: string): {cleanup(): void; fresh(): string; root: string} {
@@ -14,7 +15,7 @@ export function storeScratch(prefix: string): {cleanup(): void; fresh(): string;
   return {cleanup: () => rmSync(root, {force: true, recursive: true}), fresh: () => join(root, `store-${++count}`), root}
 }
 
-export function textResult(text: string): ToolResult {
+export function textResult(text: string): CallToolResult {
   return {content: [{text, type: 'text'}], structuredContent: {text}}
 }
 
@@ -40,6 +41,6 @@ export function only(dir: string): string {
   return join(dir, files[0])
 }
 
-export function resultOf(outcome: IdempotentOutcome): ToolResult | undefined {
+export function resultOf(outcome: IdempotentOutcome): CallToolResult | undefined {
   return 'result' in outcome ? outcome.result : undefined
 }

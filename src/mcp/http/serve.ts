@@ -1,4 +1,4 @@
-import {createMcpHandler, isJsonContentType, isLegacyRequest, localhostAllowedOrigins} from '@modelcontextprotocol/server'
+import {createMcpHandler, isJsonContentType, isLegacyRequest, localhostAllowedOrigins, type McpRequestContext} from '@modelcontextprotocol/server'
 import {toNodeHandler} from '@modelcontextprotocol/node'
 import {createServer, type IncomingMessage, type ServerResponse} from 'node:http'
 import {isIP, type AddressInfo} from 'node:net'
@@ -9,6 +9,7 @@ import type {ServerPlan} from '../plan.js'
 import {BodyBudget, readBody, replayRequest} from './body.js'
 import {allowedHostnames, checkBearer, checkHost, checkOrigin, type GuardResult} from './guards.js'
 import {legacyJsonFirst} from './legacy.js'
+import {toolsFor} from './routing.js'
 
 export interface HttpOptions {
   allowedHosts: readonly string[]
@@ -104,15 +105,18 @@ function urlHost(host: string): string {
  */
 export async function serveOnHttp(plan: ServerPlan, options: HttpOptions): Promise<HttpServing> {
   const factory = createServerFactory(plan)
+  const names = new Set(plan.listed.map((entry) => entry.tool.name))
+  // A server per request, with only the tools that request needs.
+  const perRequest = (context: McpRequestContext, message?: unknown) => factory(context, toolsFor(context, message, names))
   const handlerOptions = {
     legacy: 'reject' as const,
     maxRequestBodySize: MAX_BODY_BYTES,
     onerror: (error: Error) => process.env.DEBUG && process.stderr.write(`[mcp] ${error.message}\n`),
   }
-  const handler = createMcpHandler(factory, handlerOptions)
+  const handler = createMcpHandler((context) => perRequest(context), handlerOptions)
   // A client that accepts only an event stream gets one, even for an answer that would otherwise be plain JSON.
-  const streaming = createMcpHandler(factory, {...handlerOptions, responseMode: 'sse' as const})
-  const legacy = legacyJsonFirst(factory)
+  const streaming = createMcpHandler((context) => perRequest(context), {...handlerOptions, responseMode: 'sse' as const})
+  const legacy = legacyJsonFirst(perRequest)
   // 2025-era requests go to the JSON-first legacy path; everything else (2026-07-28 traffic, and every request the
   // SDK must refuse: bad content type, oversized or unreadable body, bad headers) to the SDK's handler.
   // The body is read and parsed once here (toNodeHandler has already bounded it) and handed on parsed, so neither

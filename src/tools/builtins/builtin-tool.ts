@@ -1,31 +1,49 @@
+import type {CallToolResult} from '@modelcontextprotocol/server'
 import type * as z from 'zod'
 
-import type {Hints} from '../catalog/hints.js'
-import type {CallContext} from '../execution/pipeline.js'
-import type {ToolResult} from '../execution/tool-result.js'
+import type {ToolAnnotations, ToolHints} from '../catalog/hints.js'
+import type {CommandTool} from '../catalog/registry.js'
+import type {BuiltinName} from '../catalog/tool-names.js'
+import type {CallAnswer, CallContext} from '../execution/pipeline.js'
 
-/** A tool answered in-process from the CLI's metadata; always read-only. */
-export interface BuiltinTool {
+import type {Projection} from '../exposure/projection.js'
+
+import {toolAnnotations} from '../catalog/hints.js'
+
+/** What a built-in tool is made of; see builtinTool. */
+export interface BuiltinSpec {
   description: string
-  handler: (input: Record<string, unknown>, context: CallContext) => Promise<ToolResult> | ToolResult
+  handler: (input: Record<string, unknown>, context: CallContext) => CallAnswer | Promise<CallAnswer>
   /** Defaults to BUILTIN_HINTS (read-only, closed world); a built-in that can change things says so. */
-  hints?: Hints
-  name: string
+  hints?: ToolHints
+  name: BuiltinName
   schema: z.ZodObject
   title: string
 }
 
-export const BUILTIN_HINTS: Hints = {destructiveHint: false, idempotentHint: true, openWorldHint: false, readOnlyHint: true}
+/** A tool of the server's own, answered in-process (run_command hands its command to the call pipeline). */
+export interface BuiltinTool extends BuiltinSpec {
+  annotations: ToolAnnotations
+  hints: ToolHints
+}
 
-/** A built-in tool's annotations, as tools/list and `mcp tools` give them. */
-export function builtinAnnotations(tool: BuiltinTool): Hints & {title: string} {
-  return {...(tool.hints ?? BUILTIN_HINTS), title: tool.title}
+export const BUILTIN_HINTS: ToolHints = {destructiveHint: false, idempotentHint: true, openWorldHint: false, readOnlyHint: true}
+
+export function builtinTool(spec: BuiltinSpec): BuiltinTool {
+  const hints = spec.hints ?? BUILTIN_HINTS
+  return {...spec, annotations: toolAnnotations(hints, spec.title), hints}
 }
 
 /** A one-line summary for the model, the data fenced as JSON, and the same data as structuredContent. */
-export function jsonResult(summary: string, data: Record<string, unknown>): ToolResult {
+export function jsonResult(summary: string, data: Record<string, unknown>): CallToolResult {
   return {
     content: [{text: `${summary}\n\n\`\`\`json\n${JSON.stringify(data, null, 2)}\n\`\`\``, type: 'text'}],
     structuredContent: data,
   }
+}
+
+/** A command as list_commands and find_commands show it: whether it is listed as a tool, and under which name. */
+export function commandEntry(tool: CommandTool, projection: Projection) {
+  const listed = projection.inBand.has(tool)
+  return {annotations: tool.hints, id: tool.displayId, listed, summary: tool.summary, tool: listed ? tool.name : null}
 }

@@ -2,15 +2,15 @@ import * as z from 'zod'
 
 import type {NotListedReason, Projection} from '../exposure/projection.js'
 
-import {type BuiltinTool, jsonResult} from './builtin-tool.js'
+import {type BuiltinTool, builtinTool, jsonResult} from './builtin-tool.js'
 
 /**
  * describe_capabilities: always listed, never filtered. Everything it reports is read off the projection and the
  * list of tool names the server registers from (`listed`), never recomputed.
  */
-export function capabilitiesBuiltin(projection: Projection, listed: () => readonly string[]): BuiltinTool {
+export function describeCapabilitiesTool(projection: Projection, listed: () => readonly string[]): BuiltinTool {
   let answer: ReturnType<typeof jsonResult> | undefined
-  return {
+  return builtinTool({
     description:
       'What this server exposes and why: the exact tool names listed, the profile and its limits, the size of the listed command tools, read-only mode, and why each command that is not listed is left out (and whether run_command can still reach it).',
     handler() {
@@ -21,7 +21,7 @@ export function capabilitiesBuiltin(projection: Projection, listed: () => readon
     name: 'describe_capabilities',
     schema: z.strictObject({}),
     title: 'Describe capabilities',
-  }
+  })
 }
 
 /**

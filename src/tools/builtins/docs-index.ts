@@ -3,6 +3,8 @@ import type {Config} from '@oclif/core'
 import {readFile, realpath, stat} from 'node:fs/promises'
 import {relative, sep} from 'node:path'
 
+import {reaches, terms} from '../exposure/terms.js'
+
 /** One Markdown file the docs tools may read; `path` is its public name, `file` stays on the server. */
 export interface DocFile {
   file: string
@@ -10,11 +12,15 @@ export interface DocFile {
   root: string
   sections: DocSection[]
   title: string
+  titleTerms: string[]
 }
 
 interface DocSection {
   heading: string
+  /** The heading's and the text's terms (src/tools/exposure/terms.ts), for search. */
+  headingTerms: string[]
   text: string
+  textTerms: string[]
 }
 
 export interface DocHit {
@@ -29,7 +35,7 @@ const MAX_DOC_BYTES = 1024 * 1024
 const DEFAULT_GLOBS = ['README.md', 'readme.md', 'docs/**/*.md', 'doc/**/*.md']
 
 function splitSections(markdown: string): DocSection[] {
-  const sections: DocSection[] = [{heading: '', text: ''}]
+  const sections: {heading: string; text: string}[] = [{heading: '', text: ''}]
   let fenced = false
   for (const line of markdown.split('\n')) {
     if (/^\s*(```|~~~)/.test(line)) fenced = !fenced
@@ -38,11 +44,11 @@ function splitSections(markdown: string): DocSection[] {
     else sections.at(-1)!.text += `${line}\n`
   }
 
-  return sections.filter((s) => s.heading || s.text.trim())
+  return sections.filter((s) => s.heading || s.text.trim()).map((s) => ({...s, headingTerms: terms(s.heading), textTerms: terms(s.text)}))
 }
 
-/** True when `file`, with every link resolved, lies inside `root`. */
-export async function isInside(root: string, file: string): Promise<boolean> {
+/** True when `file`, with every link resolved, is a regular file inside `root`. */
+export async function isDocFileOf(root: string, file: string): Promise<boolean> {
   try {
     const [realRoot, realFile] = await Promise.all([realpath(root), realpath(file)])
     return realFile.startsWith(realRoot + sep) && (await stat(realFile)).isFile()
@@ -52,11 +58,12 @@ export async function isInside(root: string, file: string): Promise<boolean> {
 }
 
 async function loadDoc(root: string, prefix: string, file: string): Promise<DocFile | undefined> {
-  if (!(await isInside(root, file)) || (await stat(file)).size > MAX_DOC_BYTES) return undefined
+  if (!(await isDocFileOf(root, file)) || (await stat(file)).size > MAX_DOC_BYTES) return undefined
   const markdown = await readFile(file, 'utf8')
   const sections = splitSections(markdown)
   const path = `${prefix}/${relative(root, file).split(sep).join('/')}`
-  return {file, path, root, sections, title: sections.find((s) => s.heading)?.heading ?? path}
+  const title = sections.find((s) => s.heading)?.heading ?? path
+  return {file, path, root, sections, title, titleTerms: terms(title)}
 }
 
 /**
@@ -81,13 +88,10 @@ export async function buildDocsIndex(config: Config, extraGlobs: readonly string
   return docs
 }
 
-function terms(query: string): string[] {
-  return [...new Set(query.toLowerCase().match(/[\p{L}\p{N}_-]{2,}/gu) ?? [])]
-}
-
-function count(haystack: string, needle: string): number {
+/** How many of `tokens` the term reaches. */
+function count(tokens: readonly string[], term: string): number {
   let n = 0
-  for (let at = haystack.indexOf(needle); at !== -1; at = haystack.indexOf(needle, at + needle.length)) n++
+  for (const token of tokens) if (reaches(term, token)) n++
   return n
 }
 
@@ -96,8 +100,8 @@ function snippet(text: string, words: readonly string[]): string {
   let best = 0
   let bestScore = -1
   for (const [i, line] of lines.entries()) {
-    const lower = line.toLowerCase()
-    const score = words.filter((w) => lower.includes(w)).length
+    const lineTerms = terms(line)
+    const score = words.filter((w) => count(lineTerms, w) > 0).length
     if (score > bestScore) [best, bestScore] = [i, score]
   }
 
@@ -106,25 +110,22 @@ function snippet(text: string, words: readonly string[]): string {
 }
 
 /**
- * Ranks sections by the query's words: a word in the heading counts 4, in the document title 2, each occurrence in
- * the text 1 (at most 5 per word); sections holding every word get a 50 % bonus.
+ * Ranks sections by the query's terms (the tokeniser find_commands uses): a term in the heading counts 4, in the
+ * document title 2, each occurrence in the text 1 (at most 5 per term); sections holding every term get a 50 % bonus.
  */
 export function searchDocs(docs: ReadonlyMap<string, DocFile>, query: string, limit: number): DocHit[] {
-  const words = terms(query)
+  const words = [...new Set(terms(query))]
   if (words.length === 0) return []
   const hits: DocHit[] = []
   for (const doc of docs.values()) {
-    const title = doc.title.toLowerCase()
     for (const section of doc.sections) {
-      const heading = section.heading.toLowerCase()
-      const body = section.text.toLowerCase()
       let score = 0
       let matched = 0
       for (const word of words) {
-        const inText = Math.min(5, count(body, word))
-        const s = (heading.includes(word) ? 4 : 0) + (title.includes(word) ? 2 : 0) + inText
-        if (heading.includes(word) || inText > 0) matched++
-        score += s
+        const inHeading = count(section.headingTerms, word) > 0
+        const inText = Math.min(5, count(section.textTerms, word))
+        score += (inHeading ? 4 : 0) + (count(doc.titleTerms, word) > 0 ? 2 : 0) + inText
+        if (inHeading || inText > 0) matched++
       }
 
       if (matched === 0) continue

@@ -4,16 +4,17 @@ import {readFile} from 'node:fs/promises'
 import * as z from 'zod'
 
 import {errorResult} from '../execution/tool-result.js'
-import {buildDocsIndex, type DocFile, isInside, searchDocs} from './docs-index.js'
-import {type BuiltinTool, jsonResult} from './builtin-tool.js'
+import {buildDocsIndex, type DocFile, isDocFileOf, searchDocs} from './docs-index.js'
+import {type BuiltinTool, builtinTool, jsonResult} from './builtin-tool.js'
 
 const DEFAULT_READ_CHARS = 20_000
 
-export function docsBuiltins(config: Config, extraGlobs: readonly string[]): BuiltinTool[] {
+/** search_docs and read_doc, over one index of the CLI's and its plugins' Markdown docs, built on first use. */
+export function docsTools(config: Config, extraGlobs: readonly string[]): BuiltinTool[] {
   let index: Promise<Map<string, DocFile>> | undefined
   const docs = () => (index ??= buildDocsIndex(config, extraGlobs))
 
-  const search: BuiltinTool = {
+  const search = builtinTool({
     description: `Search the Markdown documentation of ${config.bin} and its plugins (READMEs and docs folders). Returns ranked sections with snippets; read one with read_doc.`,
     async handler(input) {
       const all = await docs()
@@ -26,9 +27,9 @@ export function docsBuiltins(config: Config, extraGlobs: readonly string[]): Bui
       query: z.string().min(1).max(500).describe('Words to look for.'),
     }),
     title: 'Search the docs',
-  }
+  })
 
-  const read: BuiltinTool = {
+  const read = builtinTool({
     description: `Read one documentation file found by search_docs (by its path, e.g. "${config.name}/README.md"). Long files come in pages: pass offset to continue.`,
     async handler(input) {
       const all = await docs()
@@ -40,7 +41,7 @@ export function docsBuiltins(config: Config, extraGlobs: readonly string[]): Bui
       }
 
       // Checked again at read time: a link swapped in after indexing must not lead outside the docs.
-      if (!(await isInside(doc.root, doc.file))) return errorResult(`Document "${path}" is no longer readable.`)
+      if (!(await isDocFileOf(doc.root, doc.file))) return errorResult(`Document "${path}" is no longer readable.`)
       const text = await readFile(doc.file, 'utf8')
       const offset = Number(input.offset ?? 0)
       const page = text.slice(offset, offset + Number(input.maxChars ?? DEFAULT_READ_CHARS))
@@ -57,7 +58,7 @@ export function docsBuiltins(config: Config, extraGlobs: readonly string[]): Bui
       path: z.string().min(1).describe('Document path as search_docs returned it.'),
     }),
     title: 'Read a doc',
-  }
+  })
 
   return [search, read]
 }

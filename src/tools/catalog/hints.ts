@@ -8,6 +8,16 @@ export interface Hints {
   title?: string
 }
 
+/** The hints alone, without the title: what list_commands, find_commands and `mcp tools` show. */
+export type ToolHints = Omit<Hints, 'title'>
+
+/** A tool's annotations as tools/list carries them: its hints and its title, for commands and built-ins alike. */
+export type ToolAnnotations = ToolHints & {title: string}
+
+export function toolAnnotations(hints: ToolHints, title: string): ToolAnnotations {
+  return {...hints, title}
+}
+
 /** Which evidence decided a command's hints (describe_command reports it as `annotationSource`). */
 export type HintSource = 'author' | 'default' | 'summary' | 'topic' | 'verb'
 

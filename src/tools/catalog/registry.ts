@@ -1,32 +1,20 @@
 import {type Command, type Config, toStandardizedId} from '@oclif/core'
 
 import {type CommandSettings, ConfigError, idPattern, parseCommandSettings, type Settings} from '../../settings/settings.js'
-import {type Hints, type HintSource, resolveHints, writingFlagReason} from './hints.js'
+import {type HintSource, resolveHints, toolAnnotations, type ToolAnnotations, type ToolHints, writingFlagReason} from './hints.js'
 import {jsonErrorsKeepMessage} from '../../host/facts.js'
 import {displayId} from '../../host/spelling.js'
 import {commandSummary, renderTemplate, toolDescription, topicIds} from './help-text.js'
 import {callInputs} from './call-inputs.js'
-import {assignToolNames} from './tool-names.js'
+import {assignToolNames, BUILTIN_TOOL_NAMES} from './tool-names.js'
 import {selfManagementReason} from './self-management.js'
 import {buildToolInput, flagSignature, isExposedFlag, SchemaError, type SchemaOptions, type ToolInput} from './input-schema.js'
 
 /** This package's name as oclif records it on the commands it contributes. */
 export const PLUGIN_NAME = 'oclif-plugin-mcp'
-/** Names the server's own tools take; a command whose name would clash gets a hashed suffix instead. */
-export const BUILTIN_TOOL_NAMES = [
-  'cli_info',
-  'list_commands',
-  'describe_command',
-  'search_docs',
-  'read_doc',
-  'describe_capabilities',
-  'find_commands',
-  'run_command',
-] as const
-
 export interface CommandTool {
   /** What a client sees in tools/list: the hints plus the title. */
-  annotations: Omit<Hints, 'title'> & {title: string}
+  annotations: ToolAnnotations
   command: Command.Cached
   description: string
   displayId: string
@@ -35,7 +23,7 @@ export interface CommandTool {
   hintEvidence: string[]
   hintSource: HintSource
   /** The annotations without the title: what list_commands, find_commands and `mcp tools` show. */
-  hints: Omit<Hints, 'title'>
+  hints: ToolHints
   id: string
   input: ToolInput
   /** The command takes `--json` (oclif's enableJsonFlag): its output becomes structuredContent. */
@@ -145,7 +133,7 @@ function describeCommandTool(
   const {title: authorTitle, ...flags} = hints
   const title = authorTitle ?? `${config.bin} ${shownId}`
   return {
-    annotations: {...flags, title},
+    annotations: toolAnnotations(flags, title),
     command,
     description: toolDescription(command, config, summary),
     displayId: shownId,

@@ -1,5 +1,20 @@
 import {shortHash} from './fingerprint.js'
 
+/** Names the server's own tools take; a command whose name would clash gets a hashed suffix instead. */
+export const BUILTIN_TOOL_NAMES = [
+  'cli_info',
+  'list_commands',
+  'describe_command',
+  'search_docs',
+  'read_doc',
+  'describe_capabilities',
+  'find_commands',
+  'run_command',
+] as const
+
+/** A built-in tool's name: one of BUILTIN_TOOL_NAMES, so no built-in can take a name a command might get. */
+export type BuiltinName = (typeof BUILTIN_TOOL_NAMES)[number]
+
 /** Hosts prefix tool names with the server name; keeping ours this short leaves them room under the 64-character limit. */
 export const MAX_TOOL_NAME = 45
 

@@ -1,21 +1,24 @@
+import type {CallToolResult, InputRequiredResult, ProtocolEra} from '@modelcontextprotocol/server'
 import type * as z from 'zod'
-
-import {type CommandTool, PLUGIN_NAME} from '../catalog/registry.js'
 
 import type {AuditRecord} from '../records/audit-log.js'
 import type {CallEnvironment} from './call-environment.js'
 
+import {withoutHostKeys} from '../catalog/input-schema.js'
+import {type CommandTool, PLUGIN_NAME} from '../catalog/registry.js'
+import {unknownCommandMessage} from '../exposure/projection.js'
 import {childEnv} from './child-env.js'
 import {type Execute, executeCommand, type Ran} from './execute-command.js'
-import {unknownCommandMessage} from '../exposure/projection.js'
-import {errorResult, type ToolResult} from './tool-result.js'
-import {withoutHostKeys} from '../catalog/input-schema.js'
 import {REDACTED, type Redact, redactor, secretEnvValues} from './redact.js'
+import {errorResult} from './tool-result.js'
 
 const META = PLUGIN_NAME
 
 /** What the person answered when asked to confirm a call, or (2026-07-28) the round that asks them. */
-export type AskOutcome = {answer: 'accept' | 'cancel' | 'decline'} | {pending: ToolResult}
+export type AskOutcome = {answer: 'accept' | 'cancel' | 'decline'} | {pending: InputRequiredResult}
+
+/** What a call answers: its result, or (2026-07-28) the request for the person's input that comes first. */
+export type CallAnswer = CallToolResult | InputRequiredResult
 
 /**
  * How this request can reach the person: a function that asks, or the reason it cannot (the transport has no way
@@ -27,7 +30,7 @@ export type Asking = {ask: (message: string) => Promise<AskOutcome>} | {cannot: 
 export interface CallContext {
   asking?: Asking
   client?: {name?: string; version?: string}
-  era?: 'legacy' | 'modern'
+  era?: ProtocolEra
   progress?: (message: string) => void
   signal?: AbortSignal
 }
@@ -49,11 +52,11 @@ function secretsOf(tool: CommandTool, args: Record<string, unknown>, childVars: 
   return [...values.filter((v): v is string => typeof v === 'string'), ...secretEnvValues(childVars)]
 }
 
-function withMeta(result: ToolResult, meta: Record<string, unknown>): ToolResult {
+function withMeta(result: CallToolResult, meta: Record<string, unknown>): CallToolResult {
   return {...result, _meta: {...(result._meta as object | undefined), ...meta}}
 }
 
-function withNote(result: ToolResult, note: string, meta: Record<string, unknown>): ToolResult {
+function withNote(result: CallToolResult, note: string, meta: Record<string, unknown>): CallToolResult {
   return {...withMeta(result, meta), content: [...result.content, {text: note, type: 'text'}]}
 }
 
@@ -61,15 +64,12 @@ function zodIssues(error: z.ZodError): string {
   return error.issues.map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : 'arguments'}: ${issue.message}`).join('; ')
 }
 
-function refusal(text: string, code: string, tool: CommandTool, more: Record<string, unknown> = {}): ToolResult {
+function refusal(text: string, code: string, tool: CommandTool, more: Record<string, unknown> = {}): CallToolResult {
   return {...errorResult(text), structuredContent: {code, command: tool.displayId, ...more}}
 }
 
-/** A step of the pipeline that ends the call before anything runs, with what the audit log records of it. */
-interface Stop {
-  outcome: AuditRecord['outcome'] | undefined
-  result: ToolResult
-}
+/** Where the confirmation step ends a call before anything runs: refused (and audited), or waiting for the person. */
+type Stop = {pending: InputRequiredResult} | {refused: CallToolResult}
 
 /**
  * The confirmation step: a destructive command on a server that confirms them runs only once the person agreed.
@@ -83,15 +83,15 @@ async function confirmation(tool: CommandTool, args: Record<string, unknown>, en
   if ('cannot' in asking) {
     if (trustHostApproval) return undefined
     const text = `"${tool.displayId}" is destructive, and this server asks the person before running destructive commands (--confirm-destructive), but ${asking.cannot}. Nothing was run. To run it, use a client that can ask (elicitation over stdio, or 2026-07-28 HTTP), or start the server with --trust-host-approval to let the host's own approval of tool calls decide.`
-    return {outcome: 'not-confirmed', result: refusal(text, 'CONFIRMATION_UNAVAILABLE', tool, {reason: asking.cannot})}
+    return {refused: refusal(text, 'CONFIRMATION_UNAVAILABLE', tool, {reason: asking.cannot})}
   }
 
   const shown = JSON.stringify(shownArguments(tool, args, redact))
   const outcome = await asking.ask(`Run "${tool.displayId}" with ${shown}? It is marked destructive.`)
-  if ('pending' in outcome) return {outcome: undefined, result: outcome.pending}
+  if ('pending' in outcome) return outcome
   if (outcome.answer === 'accept') return undefined
   const how = outcome.answer === 'cancel' ? 'cancelled' : 'declined'
-  return {outcome: 'not-confirmed', result: refusal(`The person ${how} running "${tool.displayId}". Nothing was run.`, 'NOT_CONFIRMED', tool)}
+  return {refused: refusal(`The person ${how} running "${tool.displayId}". Nothing was run.`, 'NOT_CONFIRMED', tool)}
 }
 
 /** The idempotency and execution steps: with a key, a retry gets the first run's recorded result instead. */
@@ -134,7 +134,7 @@ async function execution(tool: CommandTool, args: Record<string, unknown>, key: 
  * idempotency → execution → result (redacted) → audit. Never throws for a bad call: every refusal is a tool result
  * that says why and that nothing ran.
  */
-export async function callCommandTool(tool: CommandTool, input: Record<string, unknown>, env: CallEnvironment, context: CallContext = {}): Promise<ToolResult> {
+export async function callCommandTool(tool: CommandTool, input: Record<string, unknown>, env: CallEnvironment, context: CallContext = {}): Promise<CallAnswer> {
   // Boundary: the same answer as for an unknown command, so what is outside cannot be told from what does not exist.
   if (env.boundary.executable.get(tool.id) !== tool) return errorResult(unknownCommandMessage(env.boundary, tool.displayId))
 
@@ -149,11 +149,12 @@ export async function callCommandTool(tool: CommandTool, input: Record<string, u
   const {idempotencyKey: key, ...args} = parsed.data as Record<string, unknown>
 
   const stopped = await confirmation(tool, args, env, context, redact)
-  const {outcome, ran}: {outcome: AuditRecord['outcome'] | undefined; ran: Ran} = stopped
-    ? {outcome: stopped.outcome, ran: {ran: false, result: stopped.result}}
+  if (stopped && 'pending' in stopped) return stopped.pending
+  const {outcome, ran}: {outcome: AuditRecord['outcome']; ran: Ran} = stopped
+    ? {outcome: 'not-confirmed', ran: {ran: false, result: stopped.refused}}
     : await execution(tool, args, key, env, {childVars, progress: context.progress, redact, signal: context.signal})
 
-  if (!env.audit || !outcome || tool.hints.readOnlyHint) return ran.result
+  if (!env.audit || tool.hints.readOnlyHint) return ran.result
   const failure = await env.audit.append({
     arguments: shownArguments(tool, parsed.data as Record<string, unknown>, redact),
     client: context.client ?? null,

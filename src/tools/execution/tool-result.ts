@@ -1,14 +1,10 @@
+import type {CallToolResult} from '@modelcontextprotocol/server'
+
+import {stripVTControlCharacters} from 'node:util'
+
 import type {RunOutcome} from './child-process.js'
 
-/** MCP tool result, as the SDK's handlers return it. */
-export interface ToolResult {
-  [key: string]: unknown
-  content: {text: string; type: 'text'}[]
-  isError?: boolean
-  structuredContent?: Record<string, unknown>
-}
-
-export function errorResult(message: string): ToolResult {
+export function errorResult(message: string): CallToolResult {
   return {content: [{text: message, type: 'text'}], isError: true}
 }
 
@@ -24,12 +20,13 @@ export interface RunContext {
 /** A command's `--json` error output can be tens of kilobytes; the model needs the message. */
 const MAX_ERROR_TEXT = 2000
 
-// CSI and OSC sequences, plus lone escape codes.
+/** A lone escape (ESC and one of @ to _) that Node's stripVTControlCharacters leaves, like an APC opener without its end. */
 // eslint-disable-next-line no-control-regex
-const ANSI = /\u001B\[[0-?]*[ -/]*[@-~]|\u001B\][^\u0007\u001B]*(?:\u0007|\u001B\\)|\u001B[@-Z\\-_]/g
+const LONE_ESCAPE = /\u001B[@-Z\\-_]/g
 
+/** Terminal control sequences out: colours, cursor moves, OSC hyperlinks and titles, lone escapes. */
 export function stripAnsi(text: string): string {
-  return text.replaceAll(ANSI, '')
+  return stripVTControlCharacters(text).replaceAll(LONE_ESCAPE, '')
 }
 
 /** Parses a command's `--json` output; tolerates noise printed before it (another plugin's hook, a warning). */
@@ -86,7 +83,7 @@ function failureHeadline(outcome: RunOutcome, limitMs: number): string | undefin
 }
 
 /** Run outcome → CallToolResult: text for the model, structuredContent for programs, isError when it failed. */
-export function toToolResult(outcome: RunOutcome, context: RunContext, timeoutMs: number): ToolResult {
+export function toToolResult(outcome: RunOutcome, context: RunContext, timeoutMs: number): CallToolResult {
   const stdout = stripAnsi(outcome.stdout)
   const stderr = stripAnsi(outcome.stderr)
   const parsed = context.json ? parseJsonOutput(stdout) : ({ok: false} as const)
@@ -133,7 +130,7 @@ export function toToolResult(outcome: RunOutcome, context: RunContext, timeoutMs
   if (!failure && stderr.trim()) lines.push('', 'On stderr:', tail(stderr, MAX_ERROR_TEXT))
 
   if (notice) lines.push('', notice)
-  const result: ToolResult = {content: [{text: lines.join('\n'), type: 'text'}], structuredContent: structured}
+  const result: CallToolResult = {content: [{text: lines.join('\n'), type: 'text'}], structuredContent: structured}
   if (failure) result.isError = true
   return result
 }

@@ -1,6 +1,7 @@
 import type {CommandTool} from '../catalog/registry.js'
 
 import {commandDetails, commandExamples, topicIds} from '../catalog/help-text.js'
+import {MIN_PREFIX_LENGTH, stem, terms} from './terms.js'
 
 /**
  * Ranked keyword search over the command tools: the engine behind `find_commands`.
@@ -50,32 +51,10 @@ const FULL_MATCH = 2
 /** What a synonym or a prefix match is worth next to the query's own word. */
 const SYNONYM_WEIGHT = 0.8
 const PREFIX_WEIGHT = 0.5
-const MIN_PREFIX_LENGTH = 4
 /** Up to this share is added when the query names every word of the id: `reset the database` means pg:reset. */
 const ID_COVERAGE_BONUS = 0.5
 /** The command whose id, alias or tool name the query spells out scores this much above the best other match. */
 const EXACT_BONUS = 100
-
-const STOP_WORDS = new Set(
-  ('a about all am an and any are as at be been by can could do does for from has have how i if in into is it its me ' +
-    'more most my of on one or other our please should so some than that the their them then there these this those ' +
-    'to us want was we what when where which who whose why will with would you your').split(' '),
-)
-
-/** Two-word spellings of one idea, folded before splitting so that `add-on` does not read as `add`. */
-const PHRASES: [RegExp, string][] = [
-  [/\badd[\s-]?ons?\b/g, 'addon'],
-  [/\b(?:log|sign)[\s-]?in\b/g, 'login'],
-  [/\b(?:log|sign)[\s-]?out\b/g, 'logout'],
-  [/\broll[\s-]?back\b/g, 'rollback'],
-  [/\bset[\s-]?up\b/g, 'setup'],
-  [/\bclean[\s-]?up\b/g, 'cleanup'],
-  [/\bwho[\s-]?am[\s-]?i\b/g, 'whoami'],
-  [/\bone[\s-]off\b/g, 'oneoff'],
-]
-
-/** Words a suffix stripper cannot bring together. */
-const IRREGULAR: Record<string, string> = {daily: 'day', information: 'info', monthly: 'month', people: 'user', weekly: 'week'}
 
 /** Words that mean the same in a CLI's vocabulary: generic verbs and nouns many CLIs share, not one CLI's jargon. */
 const SYNONYMS = [
@@ -89,33 +68,6 @@ const SYNONYMS = [
   'certificate cert ssl tls', 'directory dir folder', 'repository repo', 'task todo', 'process ps',
   'size resize', 'report summary',
 ].map((line) => line.split(' '))
-
-function undouble(word: string): string {
-  return word.length > 3 && word.at(-1) === word.at(-2) && !'lsz'.includes(word.at(-1)!) ? word.slice(0, -1) : word
-}
-
-/** A small suffix stripper (plurals, -ing, -ed, a final -e), so that create, creates, created and creating meet. */
-export function stem(word: string): string {
-  if (IRREGULAR[word]) return IRREGULAR[word]
-  let w = word
-  if (w.length > 4 && /ie[sd]$/.test(w)) w = `${w.slice(0, -3)}y`
-  else if (/(?:ss|x|ch|sh|zz)es$/.test(w)) w = w.slice(0, -2)
-  else if (w.length > 3 && w.endsWith('s') && !/(?:ss|us|is)$/.test(w)) w = w.slice(0, -1)
-  if (w.length > 5 && w.endsWith('ing') && /[aeiouy]/.test(w.slice(0, -3))) w = undouble(w.slice(0, -3))
-  else if (w.length > 4 && w.endsWith('ed') && /[aeiouy]/.test(w.slice(0, -2))) w = undouble(w.slice(0, -2))
-  if (w.length > 3 && w.endsWith('e')) w = w.slice(0, -1)
-  return w
-}
-
-/** Text → normalised terms: templates, numbers and stop words out, split on anything not a letter or digit, stemmed. */
-export function terms(text: string): string[] {
-  let lower = text.toLowerCase().replaceAll(/<%.*?%>/g, ' ')
-  for (const [pattern, replacement] of PHRASES) lower = lower.replaceAll(pattern, replacement)
-  return lower
-    .split(/[^a-z0-9]+/)
-    .filter((w) => w.length > 1 && !/^\d+$/.test(w) && !STOP_WORDS.has(w))
-    .map((w) => stem(w))
-}
 
 /** Stem → the stems of its synonyms. */
 const SYNONYMS_OF = new Map<string, string[]>()

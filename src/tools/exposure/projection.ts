@@ -1,7 +1,8 @@
 import {ConfigError, idOrTopicPattern, type Profile, type Settings} from '../../settings/settings.js'
 import type {CommandTool, Registry, SkipKind} from '../catalog/registry.js'
 
-import {toJsonSchema} from '../catalog/input-schema.js'
+import {listingBytes, listingFloor} from './listing.js'
+import {closeMatches} from './suggest.js'
 
 /** Why a command is not in tools/list. Everything but `gateway` is also outside the capability boundary. */
 export type NotListedReason =
@@ -36,6 +37,8 @@ export interface Projection {
   bandSource: BandSource
   executable: ReadonlyMap<string, CommandTool>
   gateway: readonly CommandTool[]
+  /** The commands of the band, for asking whether one is listed as a tool. */
+  inBand: ReadonlySet<CommandTool>
   limits: {maxBytes: number; maxTools: number}
   /** `detail` says more where the reason alone does not (why a command manages the CLI itself). */
   notListed: readonly NotListed[]
@@ -56,21 +59,6 @@ const SKIP_REASONS: Record<SkipKind, NotListedReason> = {
 function globMatcher(globs: readonly string[] = []): (id: string) => boolean {
   const patterns = globs.map((glob) => idOrTopicPattern(glob))
   return (id) => patterns.some((pattern) => pattern.test(id))
-}
-
-/** A command tool's tools/list entry, exactly as the server lists it (src/mcp/factory.ts) and as the budget counts it. */
-export function commandListing(tool: CommandTool, inputSchema: Record<string, unknown> = {type: 'object', ...toJsonSchema(tool.input.schema)}) {
-  return {annotations: tool.annotations, description: tool.description, inputSchema, name: tool.name, title: tool.title}
-}
-
-/** Bytes a command tool adds to tools/list. */
-export function listingBytes(tool: CommandTool): number {
-  return Buffer.byteLength(JSON.stringify(commandListing(tool))) + 1
-}
-
-/** Never more than what the listing costs, found without building the tool's input schema. */
-function listingFloor(tool: CommandTool): number {
-  return Buffer.byteLength(JSON.stringify(commandListing(tool, {}))) + 1
 }
 
 function resolveProfile(settings: Settings): {name: null | string; profile?: Profile; source?: BandSource} {
@@ -176,6 +164,7 @@ export function project(registry: Registry, settings: Settings): Projection {
     bandSource,
     executable: new Map(boundary.map((t) => [t.id, t])),
     gateway,
+    inBand,
     limits: {maxBytes, maxTools},
     notListed: notListed.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)),
     profile: name,
@@ -197,12 +186,6 @@ export function findExecutable(projection: Projection, name: string): CommandToo
  * cannot be told apart. Suggestions come from inside the boundary only.
  */
 export function unknownCommandMessage(projection: Projection, name: string): string {
-  const words = name.toLowerCase().split(/[\s:_-]+/).filter(Boolean)
-  const near = [...projection.executable.values()]
-    .map((t) => ({id: t.displayId, score: words.filter((w) => t.id.toLowerCase().includes(w)).length}))
-    .filter((c) => c.score > 0)
-    .sort((a, b) => b.score - a.score || a.id.localeCompare(b.id))
-    .slice(0, 5)
-    .map((c) => c.id)
+  const near = closeMatches(name, [...projection.executable.values()].map((t) => t.displayId))
   return `No command "${name}".${near.length > 0 ? ` Did you mean: ${near.join(', ')}?` : ' Use find_commands or list_commands to see what there is.'}`
 }

@@ -1,3 +1,5 @@
+import type {ProtocolEra} from '@modelcontextprotocol/server'
+
 import {createHash} from 'node:crypto'
 import {appendFile, mkdir, rename, stat} from 'node:fs/promises'
 import {dirname} from 'node:path'
@@ -17,7 +19,7 @@ export interface AuditRecord {
   command: string
   cwd: null | string
   durationMs: null | number
-  era: 'legacy' | 'modern' | null
+  era: ProtocolEra | null
   exitCode: null | number
   /**
    * ran: the command ran; not-run: refused before it started (bad input, busy); refused: by the idempotency store;

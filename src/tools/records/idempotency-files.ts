@@ -1,7 +1,8 @@
+import type {CallToolResult} from '@modelcontextprotocol/server'
 import {randomUUID} from 'node:crypto'
 import {link, lstat, readFile, rename, unlink, writeFile} from 'node:fs/promises'
 
-import type {ToolResult} from '../execution/tool-result.js'
+
 
 // The files behind IdempotencyStore (idempotency-store.ts): the record format, and the atomic moves that keep a record from
 // ever being seen half-written or removed after a rival has replaced it.
@@ -10,7 +11,7 @@ export const FORMAT = 1
 
 /** `process`: when the claiming process started (older claims have none), which tells it from a predecessor with its pid. */
 export interface Claim {argsHash: string; pid: number; process?: number; startedAt: number; state: 'interrupted' | 'running'; tool: string; v: number}
-export interface Done {argsHash: string; recordedAt: number; result: ToolResult; startedAt: number; state: 'done'; tool: string; v: number}
+export interface Done {argsHash: string; recordedAt: number; result: CallToolResult; startedAt: number; state: 'done'; tool: string; v: number}
 export type StoredRecord = Claim | Done
 
 export function errorCode(error: unknown): string | undefined {
@@ -30,7 +31,7 @@ function parseRecord(text: string): StoredRecord | undefined {
   if (!value || typeof value !== 'object' || value.v !== FORMAT) return undefined
   if (typeof value.argsHash !== 'string' || typeof value.tool !== 'string' || !Number.isFinite(value.startedAt)) return undefined
   if (value.state === 'done') {
-    const result = value.result as ToolResult | undefined
+    const result = value.result as CallToolResult | undefined
     return Number.isFinite(value.recordedAt) && result && Array.isArray(result.content) ? (value as unknown as Done) : undefined
   }
 

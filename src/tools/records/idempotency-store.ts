@@ -1,9 +1,10 @@
+import type {CallToolResult} from '@modelcontextprotocol/server'
 import {link, lstat, mkdir, readdir, rename, unlink} from 'node:fs/promises'
 import {join, resolve} from 'node:path'
 import {performance} from 'node:perf_hooks'
 import {setTimeout as sleep} from 'node:timers/promises'
 
-import type {ToolResult} from '../execution/tool-result.js'
+
 
 import {MAX_IDEMPOTENCY_KEY_LENGTH} from '../catalog/call-inputs.js'
 import {canonicalJson, shortHash} from '../catalog/fingerprint.js'
@@ -32,12 +33,12 @@ export type IdempotencyRefusal = 'conflict' | 'in-progress' | 'interrupted' | 'i
  */
 export type IdempotentOutcome =
   | {message: string; reason: IdempotencyRefusal; status: 'refused'}
-  | {recordedAt: string; result: ToolResult; status: 'replayed'}
-  | {result: ToolResult; status: 'executed' | 'not-run'; storageError?: string}
+  | {recordedAt: string; result: CallToolResult; status: 'replayed'}
+  | {result: CallToolResult; status: 'executed' | 'not-run'; storageError?: string}
 
 export interface Execution {
   ran: boolean
-  result: ToolResult
+  result: CallToolResult
 }
 
 /** Leftover temp files (a process died between writing and renaming one) are removed after this. */

@@ -5,7 +5,7 @@ import {mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync
 import {tmpdir} from 'node:os'
 import {dirname, join} from 'node:path'
 
-import {buildDocsIndex, type DocFile, isInside, searchDocs} from '../../../src/tools/builtins/docs-index.js'
+import {buildDocsIndex, type DocFile, isDocFileOf, searchDocs} from '../../../src/tools/builtins/docs-index.js'
 
 const CLI_FILES: Record<string, string> = {
   'README.md': '# Acme CLI\n\nAcme manages widgets.\n\n## Install\n\nRun npm install acme.\n',
@@ -111,8 +111,8 @@ describe('buildDocsIndex', () => {
   })
 })
 
-describe('isInside', () => {
-  // Paths relative to the CLI root, joined with a plain `/` so `..` reaches isInside unresolved.
+describe('isDocFileOf', () => {
+  // Paths relative to the CLI root, joined with a plain `/` so `..` reaches isDocFileOf unresolved.
   it.each([
     ['README.md', true],
     ['docs/guides/auth/login.md', true],
@@ -128,16 +128,16 @@ describe('isInside', () => {
     ['.', false],
     ['docs/missing.md', false],
   ])('<root>/%s → %s', async (path, expected) => {
-    expect(await isInside(cliRoot, `${cliRoot}/${path}`)).toBe(expected)
+    expect(await isDocFileOf(cliRoot, `${cliRoot}/${path}`)).toBe(expected)
   })
 
   it('treats a root given with .. like its real path', async () => {
-    expect(await isInside(join(cliRoot, 'docs', '..'), join(cliRoot, 'README.md'))).toBe(true)
+    expect(await isDocFileOf(join(cliRoot, 'docs', '..'), join(cliRoot, 'README.md'))).toBe(true)
   })
 
   it('does not confuse a prefix-sharing sibling directory with the root', async () => {
     writeTree(`${cliRoot}-evil`, {'README.md': '# Evil\n'})
-    expect(await isInside(cliRoot, `${cliRoot}-evil/README.md`)).toBe(false)
+    expect(await isDocFileOf(cliRoot, `${cliRoot}-evil/README.md`)).toBe(false)
   })
 })
 

@@ -7,7 +7,8 @@ import {performance} from 'node:perf_hooks'
 
 import {parseAuthorConfig, resolveSettings} from '../../../src/settings/settings.js'
 import {MAX_TOOL_NAME} from '../../../src/tools/catalog/tool-names.js'
-import {BUILTIN_TOOL_NAMES, buildRegistry, type Registry} from '../../../src/tools/catalog/registry.js'
+import {buildRegistry, type Registry} from '../../../src/tools/catalog/registry.js'
+import {BUILTIN_TOOL_NAMES} from '../../../src/tools/catalog/tool-names.js'
 import {toJsonSchema} from '../../../src/tools/catalog/input-schema.js'
 import {type GeneratedCli, generateCli} from '../../fixtures/generate-cli.js'
 

@@ -9,7 +9,7 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 
 import {type AuthorConfig, parseAuthorConfig, resolveSettings} from '../../../src/settings/settings.js'
-import {capabilitiesBuiltin} from '../../../src/tools/builtins/describe-capabilities.js'
+import {describeCapabilitiesTool} from '../../../src/tools/builtins/describe-capabilities.js'
 import {findExecutable, project} from '../../../src/tools/exposure/projection.js'
 import {buildRegistry} from '../../../src/tools/catalog/registry.js'
 
@@ -67,7 +67,7 @@ describe('commands that manage the CLI itself', () => {
 
   it('describe_capabilities says why each is missing', async () => {
     const projection = projectionWith()
-    const answer = await capabilitiesBuiltin(projection, () => []).handler({}, {})
+    const answer = await describeCapabilitiesTool(projection, () => []).handler({}, {})
     const notListed = (answer.structuredContent as {notListed: {command: string; detail?: string; reason: string}[]}).notListed
     expect(notListed.filter((n) => n.reason === 'manages the CLI itself').map((n) => n.command).sort()).toEqual(SELF)
     expect(notListed.find((n) => n.command === 'upgrade')?.detail).toContain('it updates the CLI itself')

@@ -1,5 +1,6 @@
 import {describe, expect, it} from '@jest/globals'
 
+import {textOf} from '../../helpers/taskbox.js'
 import {parseJsonOutput, type RunContext, stripAnsi, toToolResult} from '../../../src/tools/execution/tool-result.js'
 import type {RunOutcome} from '../../../src/tools/execution/child-process.js'
 
@@ -15,7 +16,7 @@ function context(json: boolean): RunContext {
 
 function run(fields: Partial<RunOutcome>, json = false) {
   const result = toToolResult(outcome(fields), context(json), 30_000)
-  return {...result, structured: result.structuredContent as Record<string, unknown>, text: result.content[0].text}
+  return {...result, structured: result.structuredContent as Record<string, unknown>, text: textOf(result)}
 }
 
 describe('stripAnsi', () => {

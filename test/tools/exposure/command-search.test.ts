@@ -7,7 +7,7 @@ import {performance} from 'node:perf_hooks'
 
 import {parseAuthorConfig, resolveSettings} from '../../../src/settings/settings.js'
 import {buildRegistry, type Registry} from '../../../src/tools/catalog/registry.js'
-import {buildCommandIndex, type CommandIndex, stem, terms} from '../../../src/tools/exposure/command-search.js'
+import {buildCommandIndex, type CommandIndex} from '../../../src/tools/exposure/command-search.js'
 import {generateCli} from '../../fixtures/generate-cli.js'
 
 const TASKBOX = resolve(import.meta.dirname, '../../../examples/taskbox')
@@ -31,38 +31,6 @@ afterAll(() => {
 })
 
 const ids = (query: string, on: CommandIndex = index) => on.search(query).map((m) => m.tool.id)
-
-describe('normalising words', () => {
-  it.each([
-    ['create', 'creat'],
-    ['creates', 'creat'],
-    ['created', 'creat'],
-    ['creating', 'creat'],
-    ['apps', 'app'],
-    ['logs', 'log'],
-    ['tagged', 'tag'],
-    ['added', 'add'],
-    ['installed', 'install'],
-    ['entries', 'entry'],
-    ['processes', 'process'],
-    ['status', 'status'],
-    ['access', 'access'],
-    ['string', 'string'],
-    ['weekly', 'week'],
-  ])('stem(%s) is %s', (word, expected) => {
-    expect(stem(word)).toBe(expected)
-  })
-
-  it.each([
-    ['Show the logs of my app', ['show', 'log', 'app']],
-    ['delete an add-on', ['delet', 'addon']],
-    ['log in to <%= config.bin %>', ['login']],
-    ['scale web to 3', ['scal', 'web']],
-    ['apps:create --region=eu', ['app', 'creat', 'region', 'eu']],
-  ])('terms(%j) is %j', (text, expected) => {
-    expect(terms(text)).toEqual(expected)
-  })
-})
 
 describe('ranking the example CLI', () => {
   it.each([

@@ -6,6 +6,7 @@ import {setTimeout as sleep} from 'node:timers/promises'
 
 import {IdempotencyStore, type IdempotentOutcome} from '../../../src/tools/records/idempotency-store.js'
 import {command, resultOf, storeScratch, textResult} from '../../helpers/idempotency-store.js'
+import {textOf} from '../../helpers/taskbox.js'
 import {eventually} from '../../helpers/processes.js'
 
 // The store shared by processes: the race script (another process) runs the built store on the same directory.
@@ -89,7 +90,7 @@ describe('IdempotencyStore across processes', () => {
 
     expect(logged(log)).toHaveLength(1)
     expect(outcomes.map((outcome) => outcome.status).sort()).toEqual(['executed', 'replayed', 'replayed'])
-    const texts = new Set(outcomes.map((outcome) => resultOf(outcome)?.content[0].text))
+    const texts = new Set(outcomes.map((outcome) => textOf(resultOf(outcome) ?? {})))
     expect(texts).toEqual(new Set([`ran in ${logged(log)[0]}`]))
     expect(ranHere).toBe(mine.status === 'executed' ? 1 : 0)
   })

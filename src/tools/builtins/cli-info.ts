@@ -1,0 +1,37 @@
+import type {CallToolResult} from '@modelcontextprotocol/server'
+import type {Config} from '@oclif/core'
+
+import * as z from 'zod'
+
+
+import type {Projection} from '../exposure/projection.js'
+
+import {hostCoreVersion} from '../../host/facts.js'
+import {type BuiltinTool, builtinTool, jsonResult} from './builtin-tool.js'
+
+/** cli_info: the CLI this server runs, its versions and plugins, and the protocol revisions served. */
+export function cliInfoTool(config: Config, projection: Projection, revisions: readonly string[]): BuiltinTool {
+  let info: CallToolResult | undefined
+  return builtinTool({
+    description: `Facts about the ${config.bin} CLI this server runs: name, version, Node and @oclif/core versions, installed plugins, and the MCP protocol revisions served.`,
+    handler() {
+      // Nothing in it changes while the server runs: worked out once (HTTP asks for it on a fresh instance each time).
+      const commands = projection.executable.size
+      info ??= jsonResult(`${config.bin} ${config.version} (${commands} commands available, ${projection.band.length} listed as tools)`, {
+        bin: config.bin,
+        commands,
+        name: config.name,
+        node: process.version,
+        oclifCore: hostCoreVersion(config) ?? null,
+        platform: `${config.platform}-${config.arch}`,
+        plugins: config.getPluginsList().map((p) => ({name: p.name, type: p.type, version: p.version})),
+        protocolRevisions: revisions,
+        version: config.version,
+      })
+      return {...info, content: [...info.content]}
+    },
+    name: 'cli_info',
+    schema: z.strictObject({}),
+    title: `About ${config.bin}`,
+  })
+}

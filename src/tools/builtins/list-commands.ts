@@ -1,0 +1,30 @@
+import type {Config} from '@oclif/core'
+
+import * as z from 'zod'
+
+import type {Projection} from '../exposure/projection.js'
+
+import {type BuiltinTool, builtinTool, commandEntry, jsonResult} from './builtin-tool.js'
+
+/** list_commands: every command inside the boundary, by topic or by words of its id and summary. */
+export function listCommandsTool(config: Config, projection: Projection): BuiltinTool {
+  const commands = [...projection.executable.values()]
+  return builtinTool({
+    description: `List the ${config.bin} commands available as tools: id, tool name, summary, topic and annotations. Filter by topic or by words in the id and summary.`,
+    handler(input) {
+      const topic = typeof input.topic === 'string' ? input.topic.trim().replaceAll(' ', ':') : undefined
+      const words = typeof input.query === 'string' ? input.query.toLowerCase().split(/\s+/).filter(Boolean) : []
+      const found = commands
+        .filter((t) => !topic || t.id === topic || t.id.startsWith(`${topic}:`))
+        .filter((t) => words.every((w) => `${t.id} ${t.summary}`.toLowerCase().includes(w)))
+        .map((t) => ({...commandEntry(t, projection), topic: t.topic.replaceAll(':', ' ')}))
+      return jsonResult(`${found.length} of ${commands.length} commands (listed: false means run it with run_command)`, {commands: found})
+    },
+    name: 'list_commands',
+    schema: z.strictObject({
+      query: z.string().describe('Words that must all appear in the command id or summary.').optional(),
+      topic: z.string().describe('Only commands in this topic (e.g. "apps" or "apps domains").').optional(),
+    }),
+    title: 'List commands',
+  })
+}

@@ -1,0 +1,37 @@
+import type {Tool} from '@modelcontextprotocol/server'
+import type * as z from 'zod'
+
+import type {ToolAnnotations} from '../catalog/hints.js'
+import type {CommandTool} from '../catalog/registry.js'
+
+import {toJsonSchema} from '../catalog/input-schema.js'
+
+/** What tools/list shows of a tool, a command's or a built-in one. */
+export interface Listable {
+  annotations: ToolAnnotations
+  description: string
+  name: string
+  title: string
+}
+
+function entry(tool: Listable, inputSchema: Record<string, unknown>): Tool {
+  return {annotations: tool.annotations, description: tool.description, inputSchema: inputSchema as Tool['inputSchema'], name: tool.name, title: tool.title}
+}
+
+/**
+ * A tool's tools/list entry: the one shape the server lists (src/mcp/factory.ts) and the byte budget counts, made as
+ * the SDK's own handler makes it (the same fields, `type: 'object'` at the root of the input schema).
+ */
+export function listingEntry(tool: Listable, schema: z.ZodObject): Tool {
+  return entry(tool, {type: 'object', ...toJsonSchema(schema)})
+}
+
+/** Bytes a command tool adds to tools/list. */
+export function listingBytes(tool: CommandTool): number {
+  return Buffer.byteLength(JSON.stringify(listingEntry(tool, tool.input.schema))) + 1
+}
+
+/** Never more than what the listing costs, found without building the tool's input schema. */
+export function listingFloor(tool: CommandTool): number {
+  return Buffer.byteLength(JSON.stringify(entry(tool, {}))) + 1
+}
