@@ -1,4 +1,5 @@
 import {getNodeValue, type Node, parseTree, type ParseError, printParseErrorCode} from 'jsonc-parser'
+
 import {isDeepStrictEqual} from 'node:util'
 
 import {ClientConfigError, type MergeResult} from './config-file-update.js'

@@ -11,7 +11,6 @@ import {
 import type * as z from 'zod'
 
 import type {CallAnswer, CallContext} from '../tools/execution/pipeline.js'
-
 import type {Listable} from '../tools/exposure/listing.js'
 import type {ServerPlan} from './plan.js'
 

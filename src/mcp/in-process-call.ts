@@ -4,9 +4,9 @@ import {type CallToolResult, InMemoryTransport} from '@modelcontextprotocol/serv
 import type {ServerPlan} from './plan.js'
 
 import {spelled} from '../host/spelling.js'
+import {definitionHash} from '../tools/catalog/definition-hash.js'
 import {findExecutable} from '../tools/exposure/projection.js'
 import {closeMatches} from '../tools/exposure/suggest.js'
-import {definitionHash} from '../tools/catalog/definition-hash.js'
 import {createServerFactory} from './factory.js'
 
 /** A mistake in what `mcp call` was asked to do; nothing ran. */

@@ -2,7 +2,6 @@ import type {ToolHints} from '../tools/catalog/hints.js'
 import type {BandSource, NotListedReason} from '../tools/exposure/projection.js'
 import type {ServerPlan} from './plan.js'
 
-
 /** One entry of tools/list, in the order the server registers it. */
 export interface InventoryTool {
   annotations: ToolHints

@@ -2,7 +2,8 @@ import type {Command, Config} from '@oclif/core'
 
 import {resolve} from 'node:path'
 
-import {ConfigError, parseAuthorConfig, resolveSettings, type ServerFlags, type Settings} from '../settings/settings.js'
+import {ConfigError, parseAuthorConfig} from '../settings/author-config.js'
+import {resolveSettings, type ServerFlags, type Settings} from '../settings/settings.js'
 import {buildServerPlan, type ServerPlan} from './plan.js'
 
 /** A server of one command run: its plan, and how everything it starts ends. */

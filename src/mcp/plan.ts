@@ -1,5 +1,4 @@
 import type {Config} from '@oclif/core'
-
 import {SUPPORTED_PROTOCOL_VERSIONS} from '@modelcontextprotocol/server'
 
 import type {Settings} from '../settings/settings.js'

@@ -1,12 +1,11 @@
 import type {CallToolResult} from '@modelcontextprotocol/server'
-
 import {Args, Flags} from '@oclif/core'
 
-import {projectionFlags, serverFlags} from '../../settings/flags.js'
 import {HostCommand} from '../../host/command.js'
 import {CallRequestError, callToolInProcess, readToolArguments, resultText} from '../../mcp/in-process-call.js'
 import {prepareServerFor} from '../../mcp/lifecycle.js'
 import {terminalAsker} from '../../mcp/terminal-ask.js'
+import {projectionFlags, serverFlags} from '../../settings/flags.js'
 
 export default class McpCall extends HostCommand {
   static summary = 'Call one MCP tool of this CLI and print its result.'

@@ -1,14 +1,15 @@
 import {Flags} from '@oclif/core'
+
 import {resolve} from 'node:path'
 
 import {type ClientSetup, clientSetup, writeClientConfig} from '../../clients/client-setup.js'
 import {CLAUDE_SCOPES, type ClaudeScope, checkServerName, CLIENT_IDS, currentPlace} from '../../clients/client-specs.js'
 import {ClientConfigError, type WriteOutcome} from '../../clients/config-file-update.js'
 import {type Launch, resolveLaunch} from '../../clients/launch.js'
-import {projectionFlags, serverFlags} from '../../settings/flags.js'
 import {HostCommand} from '../../host/command.js'
 import {spelled} from '../../host/spelling.js'
 import {prepareServerFor} from '../../mcp/lifecycle.js'
+import {projectionFlags, serverFlags} from '../../settings/flags.js'
 
 interface ConfigResult {
   clients: ClientSetup[]

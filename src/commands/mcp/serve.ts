@@ -1,12 +1,12 @@
 import {Flags} from '@oclif/core'
 
-import {projectionFlags, serverFlags} from '../../settings/flags.js'
 import {HostCommand} from '../../host/command.js'
 import {checkBind} from '../../mcp/http/guards.js'
 import {DEFAULT_MAX_CONNECTIONS, serveOnHttp} from '../../mcp/http/serve.js'
 import {readToken, TokenError} from '../../mcp/http/token.js'
 import {prepareServerFor} from '../../mcp/lifecycle.js'
 import {PROTOCOL_REVISIONS} from '../../mcp/plan.js'
+import {projectionFlags, serverFlags} from '../../settings/flags.js'
 
 export default class McpServe extends HostCommand {
   static summary = "Serve this CLI's commands as MCP tools over Streamable HTTP."

@@ -1,10 +1,9 @@
-
-import {projectionFlags, serverFlags} from '../../settings/flags.js'
 import {HostCommand} from '../../host/command.js'
-import {prepareServerFor} from '../../mcp/lifecycle.js'
-import {createServerFactory} from '../../mcp/factory.js'
-import {serveOnStdio} from '../../mcp/stdio/serve.js'
 import {claimStdout} from '../../host/stdout-guard.cjs'
+import {createServerFactory} from '../../mcp/factory.js'
+import {prepareServerFor} from '../../mcp/lifecycle.js'
+import {serveOnStdio} from '../../mcp/stdio/serve.js'
+import {projectionFlags, serverFlags} from '../../settings/flags.js'
 
 export default class McpStdio extends HostCommand {
   static summary = "Serve this CLI's commands as MCP tools on stdin/stdout."

@@ -1,8 +1,7 @@
-
-import {projectionFlags, serverFlags} from '../../settings/flags.js'
 import {HostCommand} from '../../host/command.js'
 import {formatInventory, type Inventory, takeInventory} from '../../mcp/inventory.js'
 import {prepareServerFor} from '../../mcp/lifecycle.js'
+import {projectionFlags, serverFlags} from '../../settings/flags.js'
 
 export default class McpTools extends HostCommand {
   static summary = 'Show the tools an MCP server of this CLI would expose.'

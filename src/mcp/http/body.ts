@@ -1,5 +1,4 @@
 import type {IncomingMessage} from 'node:http'
-
 import {Readable} from 'node:stream'
 
 /**

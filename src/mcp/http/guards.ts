@@ -1,4 +1,5 @@
 import {localhostAllowedHostnames, validateHostHeader, validateOriginHeader} from '@modelcontextprotocol/server'
+
 import {createHash, timingSafeEqual} from 'node:crypto'
 import {isIP} from 'node:net'
 

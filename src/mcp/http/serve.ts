@@ -1,14 +1,17 @@
 import {createMcpHandler, isJsonContentType, isLegacyRequest, localhostAllowedOrigins, type McpRequestContext} from '@modelcontextprotocol/server'
 import {toNodeHandler} from '@modelcontextprotocol/node'
+
 import {createServer, type IncomingMessage, type ServerResponse} from 'node:http'
 import {isIP, type AddressInfo} from 'node:net'
 
-import {PROTOCOL_REVISIONS} from '../plan.js'
-import {createServerFactory} from '../factory.js'
 import type {ServerPlan} from '../plan.js'
+
+import {createServerFactory} from '../factory.js'
+import {PROTOCOL_REVISIONS} from '../plan.js'
 import {BodyBudget, readBody, replayRequest} from './body.js'
 import {allowedHostnames, checkBearer, checkHost, checkOrigin, type GuardResult} from './guards.js'
 import {legacyJsonFirst} from './legacy.js'
+import {refuse, sendJson, sendRefusal, sendRpcError} from './responses.js'
 import {toolsFor} from './routing.js'
 
 export interface HttpOptions {
@@ -40,42 +43,6 @@ export const DEFAULT_MAX_PENDING_BODY_BYTES = 32 * 1024 * 1024
 /** A client has this long to send its headers, and this long to send its whole request (body included). */
 const HEADERS_TIMEOUT_MS = 10_000
 const REQUEST_TIMEOUT_MS = 30_000
-/** After a refusal that closes the connection, how long the client has to read it before the socket goes. */
-const LINGER_MS = 1000
-
-function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  const text = JSON.stringify(body)
-  res.writeHead(status, {'Content-Length': String(Buffer.byteLength(text)), 'Content-Type': 'application/json', ...headers})
-  res.end(text)
-}
-
-/** An HTTP error with a JSON-RPC error body (id null: the request was never read). */
-function sendRpcError(res: ServerResponse, status: number, error: {code: number; data?: unknown; message: string}, headers: Record<string, string> = {}): void {
-  sendJson(res, status, {error, id: null, jsonrpc: '2.0'}, headers)
-}
-
-/**
- * A refusal that also ends the connection: not a byte more of the body is read, the answer goes out with
- * `Connection: close`, our side of the connection is closed, and the socket is destroyed a moment later. Closing at
- * once would reset a connection the client is still sending on, and its kernel would throw the answer away unread.
- */
-function sendRefusal(req: IncomingMessage, res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
-  // A listener makes the request "consumed", so Node does not read the rest of it away; paused, nothing is read.
-  req.on('data', () => {}).pause()
-  const {socket} = res
-  if (socket) {
-    socket.destroySoon = () => {
-      socket.end()
-      setTimeout(() => socket.destroy(), LINGER_MS).unref()
-    }
-  }
-
-  sendRpcError(res, status, {code: -32_000, message}, {...headers, Connection: 'close'})
-}
-
-function refuse(res: ServerResponse, result: GuardResult & {ok: false}): void {
-  sendRpcError(res, result.status, {code: -32_000, data: {code: result.code}, message: result.message}, result.headers)
-}
 
 function acceptsOnlyStream(accept: null | string): boolean {
   const types = (accept ?? '').split(',').map((t) => t.split(';')[0].trim().toLowerCase())

@@ -5,7 +5,6 @@ import type {ToolAnnotations, ToolHints} from '../catalog/hints.js'
 import type {CommandTool} from '../catalog/registry.js'
 import type {BuiltinName} from '../catalog/tool-names.js'
 import type {CallAnswer, CallContext} from '../execution/pipeline.js'
-
 import type {Projection} from '../exposure/projection.js'
 
 import {toolAnnotations} from '../catalog/hints.js'

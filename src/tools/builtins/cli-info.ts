@@ -1,8 +1,6 @@
 import type {CallToolResult} from '@modelcontextprotocol/server'
 import type {Config} from '@oclif/core'
-
 import * as z from 'zod'
-
 
 import type {Projection} from '../exposure/projection.js'
 

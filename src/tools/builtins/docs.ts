@@ -1,11 +1,11 @@
 import type {Config} from '@oclif/core'
-
-import {readFile} from 'node:fs/promises'
 import * as z from 'zod'
 
+import {readFile} from 'node:fs/promises'
+
 import {errorResult} from '../execution/tool-result.js'
-import {buildDocsIndex, type DocFile, isDocFileOf, searchDocs} from './docs-index.js'
 import {type BuiltinTool, builtinTool, jsonResult} from './builtin-tool.js'
+import {buildDocsIndex, type DocFile, isDocFileOf, searchDocs} from './docs-index.js'
 
 const DEFAULT_READ_CHARS = 20_000
 

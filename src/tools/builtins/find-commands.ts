@@ -1,5 +1,4 @@
 import type {Config} from '@oclif/core'
-
 import * as z from 'zod'
 
 import type {Projection} from '../exposure/projection.js'

@@ -1,10 +1,8 @@
 import type {Config} from '@oclif/core'
-
 import * as z from 'zod'
 
 import type {CallEnvironment} from '../execution/call-environment.js'
 import type {CallAnswer} from '../execution/pipeline.js'
-
 import type {Projection} from '../exposure/projection.js'
 
 import {MAX_IDEMPOTENCY_KEY_LENGTH} from '../catalog/call-inputs.js'

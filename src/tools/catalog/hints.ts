@@ -1,4 +1,4 @@
-import type {ToolAnnotationSettings} from '../../settings/settings.js'
+import type {ToolAnnotationSettings} from '../../settings/author-config.js'
 
 export interface Hints {
   destructiveHint: boolean

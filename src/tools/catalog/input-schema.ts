@@ -1,5 +1,4 @@
 import type {Command} from '@oclif/core'
-
 import * as z from 'zod'
 
 import {isSecretName} from './secret-names.js'

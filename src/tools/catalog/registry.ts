@@ -1,14 +1,17 @@
 import {type Command, type Config, toStandardizedId} from '@oclif/core'
 
-import {type CommandSettings, ConfigError, idPattern, parseCommandSettings, type Settings} from '../../settings/settings.js'
-import {type HintSource, resolveHints, toolAnnotations, type ToolAnnotations, type ToolHints, writingFlagReason} from './hints.js'
+import type {Settings} from '../../settings/settings.js'
+
 import {jsonErrorsKeepMessage} from '../../host/facts.js'
 import {displayId} from '../../host/spelling.js'
-import {commandSummary, renderTemplate, toolDescription, topicIds} from './help-text.js'
+import {type CommandSettings, ConfigError, parseCommandSettings} from '../../settings/author-config.js'
+import {idPattern} from '../../settings/id-globs.js'
 import {callInputs} from './call-inputs.js'
-import {assignToolNames, BUILTIN_TOOL_NAMES} from './tool-names.js'
-import {selfManagementReason} from './self-management.js'
+import {commandSummary, renderTemplate, toolDescription, topicIds} from './help-text.js'
+import {type HintSource, resolveHints, toolAnnotations, type ToolAnnotations, type ToolHints, writingFlagReason} from './hints.js'
 import {buildToolInput, flagSignature, isExposedFlag, SchemaError, type SchemaOptions, type ToolInput} from './input-schema.js'
+import {selfManagementReason} from './self-management.js'
+import {assignToolNames, BUILTIN_TOOL_NAMES} from './tool-names.js'
 
 /** This package's name as oclif records it on the commands it contributes. */
 export const PLUGIN_NAME = 'oclif-plugin-mcp'

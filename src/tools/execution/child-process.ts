@@ -1,4 +1,5 @@
 import type {ResultPromise} from 'execa'
+
 import {performance} from 'node:perf_hooks'
 import {StringDecoder} from 'node:string_decoder'
 

@@ -1,13 +1,13 @@
 import {fileURLToPath} from 'node:url'
 
-import {type CommandTool, PLUGIN_NAME} from '../catalog/registry.js'
+import type {Execution} from '../records/idempotency-store.js'
+import type {CallEnvironment} from './call-environment.js'
 import type {Redact} from './redact.js'
 
+import {type CommandTool, PLUGIN_NAME} from '../catalog/registry.js'
 import {ArgvError, buildArgv, commandLineProblem} from './argv.js'
-import type {CallEnvironment} from './call-environment.js'
-import {type Execution} from '../records/idempotency-store.js'
-import {errorResult, stripAnsi, toToolResult} from './tool-result.js'
 import {runCommand} from './child-process.js'
+import {errorResult, stripAnsi, toToolResult} from './tool-result.js'
 import {checkWorkdir} from './workdir.js'
 
 const ORPHAN_GUARD = fileURLToPath(new URL('orphan-guard.cjs', import.meta.url))

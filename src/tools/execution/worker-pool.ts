@@ -1,4 +1,5 @@
 import type {ResultPromise} from 'execa'
+
 import {readFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {fileURLToPath} from 'node:url'

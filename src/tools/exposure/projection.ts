@@ -1,6 +1,8 @@
-import {ConfigError, idOrTopicPattern, type Profile, type Settings} from '../../settings/settings.js'
+import type {Settings} from '../../settings/settings.js'
 import type {CommandTool, Registry, SkipKind} from '../catalog/registry.js'
 
+import {ConfigError, type Profile} from '../../settings/author-config.js'
+import {idOrTopicPattern} from '../../settings/id-globs.js'
 import {listingBytes, listingFloor} from './listing.js'
 import {closeMatches} from './suggest.js'
 

@@ -1,8 +1,7 @@
 import type {CallToolResult} from '@modelcontextprotocol/server'
+
 import {randomUUID} from 'node:crypto'
 import {link, lstat, readFile, rename, unlink, writeFile} from 'node:fs/promises'
-
-
 
 // The files behind IdempotencyStore (idempotency-store.ts): the record format, and the atomic moves that keep a record from
 // ever being seen half-written or removed after a rival has replaced it.

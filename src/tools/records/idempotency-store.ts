@@ -1,10 +1,9 @@
 import type {CallToolResult} from '@modelcontextprotocol/server'
+
 import {link, lstat, mkdir, readdir, rename, unlink} from 'node:fs/promises'
 import {join, resolve} from 'node:path'
 import {performance} from 'node:perf_hooks'
 import {setTimeout as sleep} from 'node:timers/promises'
-
-
 
 import {MAX_IDEMPOTENCY_KEY_LENGTH} from '../catalog/call-inputs.js'
 import {canonicalJson, shortHash} from '../catalog/fingerprint.js'

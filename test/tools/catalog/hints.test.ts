@@ -1,6 +1,6 @@
 import {describe, expect, it} from '@jest/globals'
 
-import type {ToolAnnotationSettings} from '../../../src/settings/settings.js'
+import type {ToolAnnotationSettings} from '../../../src/settings/author-config.js'
 
 import {classifyCommand, type Hints, resolveHints, SPEC_DEFAULTS, summaryVerb, writingFlagReason} from '../../../src/tools/catalog/hints.js'
 
