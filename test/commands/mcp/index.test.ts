@@ -3,8 +3,8 @@
 // waiting. The corpus checks a `:`-separated CLI (heroku); here the example CLI, separated by spaces.
 import {describe, expect, it} from '@jest/globals'
 
-import {plain, runTaskbox} from '../helpers/run-cli.js'
-import {scratch, taskboxEnv} from '../helpers/taskbox.js'
+import {plain, runTaskbox} from '../../helpers/run-cli.js'
+import {scratch, taskboxEnv} from '../../helpers/taskbox.js'
 
 const space = scratch()
 

@@ -2,10 +2,10 @@ import {afterAll, afterEach, beforeAll, describe, expect, it} from '@jest/global
 import {mkdirSync, readdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 
-import type {ClientSetup} from '../../src/clients/client-setup.js'
+import type {ClientSetup} from '../../../src/clients/client-setup.js'
 
-import {plain, runTaskbox, stopAll} from '../helpers/run-cli.js'
-import {scratch, TASKBOX_BIN, taskboxEnv} from '../helpers/taskbox.js'
+import {plain, runTaskbox, stopAll} from '../../helpers/run-cli.js'
+import {scratch, TASKBOX_BIN, taskboxEnv} from '../../helpers/taskbox.js'
 
 interface Report {
   clients: ClientSetup[]

@@ -2,8 +2,8 @@ import {afterAll, afterEach, beforeAll, describe, expect, it} from '@jest/global
 import {existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 
-import {plain, runTaskbox, stopAll} from '../helpers/run-cli.js'
-import {scratch, taskboxEnv} from '../helpers/taskbox.js'
+import {plain, runTaskbox, stopAll} from '../../helpers/run-cli.js'
+import {scratch, taskboxEnv} from '../../helpers/taskbox.js'
 
 interface Result {
   content: {text: string; type: string}[]

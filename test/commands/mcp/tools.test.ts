@@ -1,10 +1,10 @@
 import {afterAll, afterEach, describe, expect, it} from '@jest/globals'
 import {join} from 'node:path'
 
-import type {Inventory} from '../../src/mcp/inventory.js'
+import type {Inventory} from '../../../src/mcp/inventory.js'
 
-import {plain, type Ran, runCli, runTaskbox, stopAll} from '../helpers/run-cli.js'
-import {connectTaskbox, ROOT, scratch, taskboxEnv} from '../helpers/taskbox.js'
+import {plain, type Ran, runCli, runTaskbox, stopAll} from '../../helpers/run-cli.js'
+import {connectTaskbox, ROOT, scratch, taskboxEnv} from '../../helpers/taskbox.js'
 
 const space = scratch('mcp-tools-')
 const env = taskboxEnv(join(space.dir, 'home'))

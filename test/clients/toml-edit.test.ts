@@ -1,0 +1,65 @@
+import {describe, expect, it} from '@jest/globals'
+
+import {tomlTable, upsertTomlServer} from '../../src/clients/toml-edit.js'
+import {launch} from '../helpers/client-configs.js'
+
+describe('upsertTomlServer', () => {
+  const table = tomlTable('taskbox', launch)
+
+  it('writes a table a TOML reader understands', () => {
+    expect(table).toBe('[mcp_servers.taskbox]\ncommand = "/usr/bin/node"\nargs = ["/opt/tb/bin/run.js", "mcp", "stdio"]\n')
+    expect(tomlTable('tb', {args: ['a "quoted" \\ path\u007F'], command: 'x'})).toContain(String.raw`args = ["a \"quoted\" \\ path\u007F"]`)
+  })
+
+  it.each([
+    {name: 'an empty file', text: ''},
+    {name: 'top-level settings', text: 'model = "o3"\napproval_policy = "never"\n'},
+    {name: 'another server', text: '[mcp_servers.other]\ncommand = "other"\nargs = ["x"]\n'},
+    {name: 'no final newline', text: '[mcp_servers.other]\ncommand = "other"'},
+    {name: 'a multi-line string that looks like our table', text: "notes = '''\n[mcp_servers.taskbox]\n'''\n"},
+  ])('appends the table to $name, leaving the rest as written', ({text}) => {
+    const result = upsertTomlServer(text, 'taskbox', launch)
+    expect(result.status).toBe('added')
+    expect(result.text.startsWith(text.trimEnd())).toBe(true)
+    expect(result.text.endsWith(table)).toBe(true)
+  })
+
+  it.each([
+    {
+      expected: '[mcp_servers.taskbox]\ncommand = "/usr/bin/node"\nargs = ["/opt/tb/bin/run.js", "mcp", "stdio"]\nstartup_timeout_sec = 20 # slow\n\n[mcp_servers.taskbox.env]\nTOKEN = "x"\n',
+      name: 'replaces command and args, keeps other keys, comments and sub-tables',
+      text: '[mcp_servers.taskbox]\ncommand = "old"\nargs = ["a"]\nstartup_timeout_sec = 20 # slow\n\n[mcp_servers.taskbox.env]\nTOKEN = "x"\n',
+    },
+    {
+      expected: 'model = "o3"\n[mcp_servers."taskbox"] # mine\ncommand = "/usr/bin/node"\nargs = ["/opt/tb/bin/run.js", "mcp", "stdio"]\n[mcp_servers.other]\ncommand = "z"\n',
+      name: 'finds a quoted header; a multi-line args array goes whole',
+      text: 'model = "o3"\n[mcp_servers."taskbox"] # mine\nargs = [\n  "a", # first\n  "b",\n]\ncommand = "old"\n[mcp_servers.other]\ncommand = "z"\n',
+    },
+    {
+      expected: '[mcp_servers.taskbox]\r\ncommand = "/usr/bin/node"\r\nargs = ["/opt/tb/bin/run.js", "mcp", "stdio"]\r\n',
+      name: 'keeps CRLF line ends',
+      text: '[mcp_servers.taskbox]\r\ncommand = "old"\r\n',
+    },
+  ])('$name', ({expected, text}) => {
+    expect(upsertTomlServer(text, 'taskbox', launch)).toEqual({status: 'updated', text: expected})
+  })
+
+  it('leaves a file whose table is already right exactly as it is', () => {
+    const text = `model = "o3"\n\n${table}`
+    expect(upsertTomlServer(text, 'taskbox', launch)).toEqual({status: 'unchanged', text})
+  })
+
+  it.each([
+    {code: 'UNSAFE_CLIENT_CONFIG', name: 'dotted keys at the top level', text: 'mcp_servers.taskbox.command = "x"\n'},
+    {code: 'UNSAFE_CLIENT_CONFIG', name: 'an inline table in [mcp_servers]', text: '[mcp_servers]\ntaskbox = {command = "x"}\n'},
+    {code: 'UNSAFE_CLIENT_CONFIG', name: 'every server as one inline table', text: 'mcp_servers = {other = {command = "x"}}\n'},
+    {code: 'UNSAFE_CLIENT_CONFIG', name: 'an array of tables', text: '[[mcp_servers.taskbox]]\ncommand = "x"\n'},
+    {code: 'UNSAFE_CLIENT_CONFIG', name: 'the table twice', text: '[mcp_servers.taskbox]\n[mcp_servers.taskbox]\n'},
+    {code: 'UNPARSABLE_CLIENT_CONFIG', name: 'a line that is not TOML', text: 'this is not toml\n'},
+    {code: 'UNPARSABLE_CLIENT_CONFIG', name: 'an unterminated string', text: 'model = "o3\n'},
+    {code: 'UNPARSABLE_CLIENT_CONFIG', name: 'an array that never closes', text: 'list = [1,\n2\n'},
+    {code: 'UNPARSABLE_CLIENT_CONFIG', name: 'a broken header', text: '[mcp_servers.taskbox\n'},
+  ])('refuses $name ($code)', ({code, text}) => {
+    expect(() => upsertTomlServer(text, 'taskbox', launch)).toThrow(expect.objectContaining({code}))
+  })
+})
