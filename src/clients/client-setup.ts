@@ -5,6 +5,9 @@ import {updateConfigFile, type WriteOutcome} from './config-file-update.js'
 import {mergeJsonServer} from './jsonc-edit.js'
 import {upsertTomlServer} from './toml-edit.js'
 
+// `mcp config` for one client: which file (client-specs.ts), which edit (jsonc-edit.ts or toml-edit.ts), then the
+// safe write (config-file-update.ts), or the snippet and command to paste when nothing is written.
+
 /** What one client needs to launch this CLI's stdio server. */
 export interface ClientSetup {
   /** For Claude Code: the `claude mcp add` line. */

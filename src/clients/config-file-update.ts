@@ -2,6 +2,10 @@ import {constants, type Stats} from 'node:fs'
 import {chmod, copyFile, lstat, mkdir, readFile, readlink, rename, rm, stat, writeFile} from 'node:fs/promises'
 import {dirname, resolve} from 'node:path'
 
+// Writing a client's config file: follow symlinks to the real file, refuse anything but a regular file, back it up,
+// write atomically with its permissions kept, or leave it untouched when the edit fails. The edits themselves are in
+// jsonc-edit.ts and toml-edit.ts; client-setup.ts chooses which file and which edit for each client.
+
 export type ClientConfigErrorCode = 'UNPARSABLE_CLIENT_CONFIG' | 'UNSAFE_CLIENT_CONFIG'
 
 /** A client config file this command will not touch; the message says why (it reads after "Cannot update FILE: "). */

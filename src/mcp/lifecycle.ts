@@ -6,6 +6,9 @@ import {ConfigError, parseAuthorConfig} from '../settings/author-config.js'
 import {resolveSettings, type ServerFlags, type Settings} from '../settings/settings.js'
 import {buildServerPlan, type ServerPlan} from './plan.js'
 
+// Start and end of a server command: settings and plan in (prepareServer), then the workers started and, on
+// shutdown, stopCommands and dispose (both carried out by the call environment, tools/execution/call-environment.ts).
+
 /** A server of one command run: its plan, and how everything it starts ends. */
 export interface PreparedServer {
   /** The end of every server command: no idle worker, no running command, no private working directory left. */

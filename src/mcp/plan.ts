@@ -18,6 +18,9 @@ import {type CallEnvironment, createCallEnvironment} from '../tools/execution/ca
 import {project} from '../tools/exposure/projection.js'
 import {agentInstructions, type AgentInstructions} from './instructions.js'
 
+// The composition root: from the host's config and the settings, the registry, the projection, the call environment
+// and the precomputed tools/list of one server (buildServerPlan). The factory registers from it.
+
 /** The revisions the SDK serves: the 2026-07-28 (modern) era next to the 2025 (legacy) ones it lists. */
 export const PROTOCOL_REVISIONS: readonly string[] = ['2026-07-28', ...SUPPORTED_PROTOCOL_VERSIONS]
 

@@ -3,6 +3,9 @@ import type {ResultPromise} from 'execa'
 import {performance} from 'node:perf_hooks'
 import {StringDecoder} from 'node:string_decoder'
 
+// Running one command in a child process (fresh or a warm worker): its process group, output capture with caps,
+// timeout and cancellation by signal, and the outcome. What runs and with which argv is execute-command.ts's business.
+
 /** A process already running (a warm worker) that starts the command when `begin` is called. */
 export interface Prestarted {
   begin(): void
@@ -148,7 +151,7 @@ function lineSplitter(each: (line: string) => void): (chunk: Buffer) => void {
  * and the whole group killed on timeout, on cancellation, and once the child has exited (so nothing it started
  * outlives the call).
  */
-export async function runCommand(request: RunRequest): Promise<RunOutcome> {
+export async function runChild(request: RunRequest): Promise<RunOutcome> {
   const started = performance.now()
   const stdout = new CappedBuffer(request.maxOutputBytes)
   const stderr = new CappedBuffer(request.maxOutputBytes)

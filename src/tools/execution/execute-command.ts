@@ -6,7 +6,7 @@ import type {Redact} from './redact.js'
 
 import {type CommandTool, PLUGIN_NAME} from '../catalog/registry.js'
 import {ArgvError, buildArgv, commandLineProblem} from './argv.js'
-import {runCommand} from './child-process.js'
+import {runChild} from './child-process.js'
 import {errorResult, stripAnsi, toToolResult} from './tool-result.js'
 import {checkWorkdir} from './workdir.js'
 
@@ -70,7 +70,7 @@ export async function executeCommand(tool: CommandTool, input: Record<string, un
   const ticker = progress && setInterval(() => progress(`still running (${Math.round((Date.now() - started) / 1000)} s)`), PROGRESS_TICK_MS)
   let outcome
   try {
-    outcome = await runCommand({
+    outcome = await runChild({
       // The guard ends the command should the server die without stopping it (orphan-guard.cts).
       args: ['--require', ORPHAN_GUARD, env.binScript, tool.id, ...argv],
       cwd: workdir.dir,

@@ -6,6 +6,8 @@ import type {CommandTool} from '../catalog/registry.js'
 
 import {toJsonSchema} from '../catalog/input-schema.js'
 
+// The one shape of a tools/list entry, and its size in bytes (what projection.ts budgets against).
+
 /** What tools/list shows of a tool, a command's or a built-in one. */
 export interface Listable {
   annotations: ToolAnnotations

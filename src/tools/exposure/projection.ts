@@ -6,6 +6,10 @@ import {idOrTopicPattern} from '../../settings/id-globs.js'
 import {listingBytes, listingFloor} from './listing.js'
 import {closeMatches} from './suggest.js'
 
+// Which commands the server offers, and how: the capability boundary (what no caller may reach), the typed band (the
+// commands listed as tools of their own) chosen within the host's tool-count and tools/list byte budgets, and the
+// reason every other command is not listed.
+
 /** Why a command is not in tools/list. Everything but `gateway` is also outside the capability boundary. */
 export type NotListedReason =
   | 'excluded by author config'

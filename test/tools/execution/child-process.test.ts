@@ -4,7 +4,7 @@ import {tmpdir} from 'node:os'
 import {join, resolve} from 'node:path'
 
 import {eventually, isRunning} from '../../helpers/processes.js'
-import {ProcessGroups, type RunOutcome, type RunRequest, runCommand} from '../../../src/tools/execution/child-process.js'
+import {ProcessGroups, type RunOutcome, type RunRequest, runChild} from '../../../src/tools/execution/child-process.js'
 
 const NODE = process.execPath
 const SPAWN_TREE = resolve(import.meta.dirname, '../../fixtures/scripts/spawn-tree.js')
@@ -43,7 +43,7 @@ function request(args: string[], overrides: Partial<RunRequest> = {}): RunReques
 }
 
 function run(script: string, overrides: Partial<RunRequest> = {}): Promise<RunOutcome> {
-  return runCommand(request(['-e', script], overrides))
+  return runChild(request(['-e', script], overrides))
 }
 
 /** The grandchild pid a spawn-tree script printed, remembered for cleanup. */
@@ -58,7 +58,7 @@ function grandchildPid(outcome: RunOutcome): number {
 /** Dead: no such process, or a zombie (killed, waiting for init to reap it). */
 const isGone = (pid: number) => !isRunning(pid)
 
-describe('runCommand: exit codes and output', () => {
+describe('runChild: exit codes and output', () => {
   it.each([
     ['exit 0', 'process.exit(0)', 0],
     ['exit 3', 'process.exit(3)', 3],
@@ -75,7 +75,7 @@ describe('runCommand: exit codes and output', () => {
   })
 
   it('passes the arguments as an array, without a shell', async () => {
-    const outcome = await runCommand(request(['-e', 'console.log(JSON.stringify(process.argv.slice(1)))', '--', 'a b', '$HOME', '; rm -rf /']))
+    const outcome = await runChild(request(['-e', 'console.log(JSON.stringify(process.argv.slice(1)))', '--', 'a b', '$HOME', '; rm -rf /']))
     expect(JSON.parse(outcome.stdout)).toEqual(['a b', '$HOME', '; rm -rf /'])
   })
 
@@ -114,30 +114,30 @@ describe('runCommand: exit codes and output', () => {
   })
 
   it('reports a missing executable as a spawn error', async () => {
-    const outcome = await runCommand(request([], {file: join(scratch, 'no-such-program')}))
+    const outcome = await runChild(request([], {file: join(scratch, 'no-such-program')}))
     expect(outcome.spawnError).toMatch(/ENOENT/)
     expect(outcome.exitCode).toBeUndefined()
     expect(groups.size).toBe(0)
   })
 })
 
-describe('runCommand: ending the process tree', () => {
+describe('runChild: ending the process tree', () => {
   it('on timeout kills the whole group, including a grandchild that ignores SIGTERM', async () => {
-    const outcome = await runCommand(request([SPAWN_TREE, 'wait'], {timeoutMs: TREE_TIMEOUT_MS}))
+    const outcome = await runChild(request([SPAWN_TREE, 'wait'], {timeoutMs: TREE_TIMEOUT_MS}))
     const pid = grandchildPid(outcome)
     expect(outcome).toMatchObject({cancelled: false, exitCode: undefined, signal: 'SIGTERM', timedOut: true})
     expect(await eventually(() => isGone(pid))).toBe(true)
   })
 
   it('kills a grandchild left behind by a parent that exited normally', async () => {
-    const outcome = await runCommand(request([SPAWN_TREE, 'exit']))
+    const outcome = await runChild(request([SPAWN_TREE, 'exit']))
     const pid = grandchildPid(outcome)
     expect(outcome).toMatchObject({cancelled: false, exitCode: 0, timedOut: false})
     expect(await eventually(() => isGone(pid))).toBe(true)
   })
 
   it('stops reading pipes held open by a grandchild that left the group, so the call still returns', async () => {
-    const outcome = await runCommand(request([SPAWN_TREE, 'escape']))
+    const outcome = await runChild(request([SPAWN_TREE, 'escape']))
     const pid = grandchildPid(outcome)
     expect(outcome).toMatchObject({exitCode: 0, timedOut: false})
     expect(outcome.durationMs).toBeLessThan(30_000)
@@ -155,7 +155,7 @@ describe('runCommand: ending the process tree', () => {
   it('on abort kills the tree and marks the run cancelled', async () => {
     const pidFile = join(scratch, 'abort.pid')
     const controller = new AbortController()
-    const pending = runCommand(request([SPAWN_TREE, 'stubborn', pidFile], {signal: controller.signal}))
+    const pending = runChild(request([SPAWN_TREE, 'stubborn', pidFile], {signal: controller.signal}))
     try {
       expect(await eventually(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8') !== '', 30_000)).toBe(true)
       started.add(Number(readFileSync(pidFile, 'utf8')))

@@ -14,7 +14,7 @@ import {ROOT, scratch, TASKBOX_BIN, taskboxEnv} from '../../helpers/taskbox.js'
 // The built modules: a worker is started from the built worker-entry.js (npm test builds first).
 const DIST = join(ROOT, 'dist/tools/execution')
 const {WorkerPool} = (await import(join(DIST, 'worker-pool.js'))) as typeof import('../../../src/tools/execution/worker-pool.js')
-const {ProcessGroups, runCommand} = (await import(join(DIST, 'child-process.js'))) as typeof import('../../../src/tools/execution/child-process.js')
+const {ProcessGroups, runChild} = (await import(join(DIST, 'child-process.js'))) as typeof import('../../../src/tools/execution/child-process.js')
 
 const TASKBOX = join(ROOT, 'examples/taskbox')
 const space = scratch('worker-pool-')
@@ -45,7 +45,7 @@ async function taken(workers: Pool, call: Parameters<Pool['take']>[0]): Promise<
 }
 
 function run(env: Record<string, string>, prestarted?: ReturnType<Pool['take']>) {
-  return runCommand({
+  return runChild({
     args: [TASKBOX_BIN, 'status', '--json'],
     cwd: space.dir,
     env,
