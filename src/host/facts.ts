@@ -32,3 +32,9 @@ export function jsonErrorsKeepMessage(config: Config): boolean {
   const major = Number(hostCoreVersion(config)?.split('.')[0])
   return !Number.isFinite(major) || major >= 4
 }
+
+/** The URI scheme of the server's resources, from the bin name: lowercase letters, digits, `+ . -`, starting with a letter. */
+export function uriScheme(bin: string): string {
+  const cleaned = bin.toLowerCase().replaceAll(/[^a-z0-9+.-]+/g, '-')
+  return /^[a-z]/.test(cleaned) ? cleaned : `cli-${cleaned}`
+}

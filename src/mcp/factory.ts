@@ -4,6 +4,8 @@ import {
   McpServer,
   type McpRequestContext,
   type ProtocolEra,
+  ResourceNotFoundError,
+  ResourceTemplate,
   type ServerContext,
   type StandardSchemaWithJSON,
   type Tool,
@@ -14,6 +16,7 @@ import type {CallAnswer, CallContext} from '../tools/execution/pipeline.js'
 import type {Listable} from '../tools/exposure/listing.js'
 import type {ServerPlan} from './plan.js'
 
+import {uriScheme} from '../host/facts.js'
 import {toJsonSchema, withoutHostKeys} from '../tools/catalog/input-schema.js'
 import {callCommandTool} from '../tools/execution/pipeline.js'
 import {errorResult} from '../tools/execution/tool-result.js'
@@ -61,19 +64,22 @@ async function guarded(name: string, run: () => CallAnswer | Promise<CallAnswer>
 interface Transport {
   era: ProtocolEra
   http: boolean
+  /** The MCP-Protocol-Version header of an HTTP request (a stateless 2025 request has no handshake to read it from). */
+  versionHeader?: string
 }
 
 /**
  * What a call needs from its request: the cancellation signal, how to ask the person, and a progress reporter when
  * the client sent a progressToken. A notification that cannot be delivered (the client went away) never fails the call.
  */
-function callContext(ctx: ServerContext, server: McpServer, {era, http}: Transport): CallContext {
+function callContext(ctx: ServerContext, server: McpServer, {era, http, versionHeader}: Transport): CallContext {
   const envelope = ctx.mcpReq.envelope as {[CLIENT_INFO_META_KEY]?: {name?: string; version?: string}} | undefined
   const client = era === 'modern' ? envelope?.[CLIENT_INFO_META_KEY] : server.server.getClientVersion()
   const base: CallContext = {
     asking: askingFor(ctx, server, era, http),
     client: client ? {name: client.name, version: client.version} : undefined,
     era,
+    protocolVersion: server.server.getNegotiatedProtocolVersion() ?? versionHeader,
     signal: ctx.mcpReq.signal,
   }
   const token = ctx.mcpReq._meta?.progressToken
@@ -85,6 +91,23 @@ function callContext(ctx: ServerContext, server: McpServer, {era, http}: Transpo
   }
 
   return {...base, progress: report}
+}
+
+/**
+ * The whole outputs the server keeps (of results cut to the model's budget, and of jobs) as resources, one per stream;
+ * cut results link to them. Not listed: they are many, short-lived, and named by the results that need them.
+ */
+function registerOutputs(server: McpServer, plan: ServerPlan): void {
+  const template = new ResourceTemplate(`${uriScheme(plan.call.config.bin)}://output/{id}/{stream}`, {list: undefined})
+  server.registerResource('command-output', template, {description: 'The whole output of a command run whose result was cut, or of a job', mimeType: 'text/plain', title: 'Command output'}, (href, variables) => {
+    const output = plan.call.outputs.get(String(variables.id))
+    const stream = String(variables.stream)
+    if (!output || (stream !== 'stdout' && stream !== 'stderr')) {
+      throw new ResourceNotFoundError(href.href, `No kept output at ${href.href}: it was never kept, has been evicted for newer ones, or belonged to a server process that has stopped.`)
+    }
+
+    return {contents: [{mimeType: 'text/plain', text: output.text(stream), uri: href.href}]}
+  })
 }
 
 type Handler = (input: Record<string, unknown>, context: CallContext) => CallAnswer | Promise<CallAnswer>
@@ -119,7 +142,11 @@ function selected(selection: ToolSelection, name: string): boolean {
 export function createServerFactory(plan: ServerPlan, options: {warnUnaskable?: boolean} = {}): (context?: McpRequestContext, tools?: ToolSelection) => McpServer {
   let listing: Tool[] | undefined
   return (context, tools = 'all') => {
-    const transport: Transport = {era: context?.era ?? 'legacy', http: context?.requestInfo !== undefined}
+    const transport: Transport = {
+      era: context?.era ?? 'legacy',
+      http: context?.requestInfo !== undefined,
+      versionHeader: context?.requestInfo?.headers.get('mcp-protocol-version') ?? undefined,
+    }
     const server = new McpServer(plan.info, {
       capabilities: {logging: {}, resources: {listChanged: false}, tools: {listChanged: false}},
       instructions: plan.instructions.summary,
@@ -132,6 +159,7 @@ export function createServerFactory(plan: ServerPlan, options: {warnUnaskable?: 
       {description: `How to use ${plan.info.name} through this server`, mimeType: 'text/markdown', title: 'Agent instructions'},
       (href) => ({contents: [{mimeType: 'text/markdown', text: markdown, uri: href.href}]}),
     )
+    registerOutputs(server, plan)
     if (options.warnUnaskable && plan.call.settings.confirmDestructive && !plan.call.settings.trustHostApproval) {
       // One connection per process on stdio: say once, at the handshake, what the pipeline will do with this client.
       server.server.oninitialized = () => {

@@ -3,6 +3,8 @@ import type {Config} from '@oclif/core'
 import type {Settings} from '../settings/settings.js'
 import type {Projection} from '../tools/exposure/projection.js'
 
+import {uriScheme} from '../host/facts.js'
+
 /** Agent instructions: the server's `instructions` and the `<bin>://setup/agent-instructions` resource. */
 export interface AgentInstructions {
   /** The resource's Markdown. */
@@ -13,12 +15,6 @@ export interface AgentInstructions {
 }
 
 const EXAMPLES = 6
-
-/** A URI scheme from the bin name: lowercase letters, digits, `+ . -`, starting with a letter. */
-function scheme(bin: string): string {
-  const cleaned = bin.toLowerCase().replaceAll(/[^a-z0-9+.-]+/g, '-')
-  return /^[a-z]/.test(cleaned) ? cleaned : `cli-${cleaned}`
-}
 
 /**
  * Generated from the CLI's metadata: what the CLI is, how `cwd` works, what is read-only and what is not, how to
@@ -31,7 +27,11 @@ export function agentInstructions(config: Config, settings: Settings, projection
   const destructive = commands.filter((t) => t.hints.destructiveHint)
   const where = settings.defaultCwd ? `in ${settings.defaultCwd}` : 'in an empty private directory'
   const unlisted = projection.gateway.length
-  const limits = `Calls time out after ${Math.round(settings.timeoutMs / 1000)} s and output is capped at ${Math.round(settings.maxOutputBytes / 1024)} KiB per stream.`
+  const limits = [
+    `A command still running after ${Math.round(settings.foregroundMs / 1000)} s goes on as a job: the call answers with its id and output so far; follow it with job_status (it can wait up to 50 s for the end) and stop it with cancel_job.`,
+    `Commands are killed after ${Math.round(settings.timeoutMs / 1000)} s in all.`,
+    `A result longer than about ${settings.maxResultTokens} tokens is cut to its head and tail; read_output reads the whole output (up to ${Math.round(settings.maxOutputBytes / 1024)} KiB per stream) in pages.`,
+  ].join(' ')
   const reach =
     unlisted > 0
       ? `${projection.band.length} commands are listed as tools; ${unlisted} more are reachable: find them with find_commands, get their definitionHash with describe_command, run them with run_command.`
@@ -84,5 +84,5 @@ export function agentInstructions(config: Config, settings: Settings, projection
         `${limits} Pass an \`idempotencyKey\` when a retry must not run a command twice.`,
         '',
       ].join('\n')
-  return {markdown, summary, uri: `${scheme(config.bin)}://setup/agent-instructions`}
+  return {markdown, summary, uri: `${uriScheme(config.bin)}://setup/agent-instructions`}
 }

@@ -21,13 +21,18 @@ export interface PreparedServer {
   stopCommands(): void
 }
 
+export interface PrepareOptions {
+  /** Commands still running at their foreground budget go on as jobs (false: `mcp call`, which ends with its call). */
+  background?: boolean
+}
+
 /**
  * Settings from the host's `oclif.mcp` section and the command's flags, then the plan. Throws ConfigError (naming
  * the bad key) when the author's settings are invalid.
  */
-export function prepareServer(config: Config, flags: ServerFlags): PreparedServer {
+export function prepareServer(config: Config, flags: ServerFlags, {background = true}: PrepareOptions = {}): PreparedServer {
   const author = parseAuthorConfig((config.pjson.oclif as {mcp?: unknown}).mcp)
-  const settings = resolveSettings(author, {...flags, cwd: flags.cwd && resolve(flags.cwd)})
+  const settings = resolveSettings(author, {...flags, cwd: flags.cwd && resolve(flags.cwd)}, background)
   const plan = buildServerPlan(config, settings)
   const {call} = plan
   return {
@@ -47,9 +52,9 @@ export function prepareServer(config: Config, flags: ServerFlags): PreparedServe
  * prepareServer for a command: invalid author settings end the command with their message (exit 2), nothing
  * half-started.
  */
-export function prepareServerFor(command: Command, flags: ServerFlags): PreparedServer {
+export function prepareServerFor(command: Command, flags: ServerFlags, options?: PrepareOptions): PreparedServer {
   try {
-    return prepareServer(command.config, flags)
+    return prepareServer(command.config, flags, options)
   } catch (error) {
     if (error instanceof ConfigError) command.error(error.message, {exit: 2})
     throw error

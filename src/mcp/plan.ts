@@ -11,7 +11,9 @@ import {describeCapabilitiesTool} from '../tools/builtins/describe-capabilities.
 import {describeCommandTool} from '../tools/builtins/describe-command.js'
 import {docsTools} from '../tools/builtins/docs.js'
 import {findCommandsTool} from '../tools/builtins/find-commands.js'
+import {cancelJobTool, jobStatusTool} from '../tools/builtins/jobs.js'
 import {listCommandsTool} from '../tools/builtins/list-commands.js'
+import {readOutputTool} from '../tools/builtins/read-output.js'
 import {runCommandTool} from '../tools/builtins/run-command.js'
 import {buildRegistry} from '../tools/catalog/registry.js'
 import {type CallEnvironment, createCallEnvironment} from '../tools/execution/call-environment.js'
@@ -55,6 +57,9 @@ export function buildServerPlan(config: Config, settings: Settings): ServerPlan 
     describeCommandTool(config, projection),
     findCommandsTool(config, projection),
     runCommandTool(config, projection, call),
+    jobStatusTool(call),
+    cancelJobTool(call),
+    readOutputTool(call),
     ...docsTools(config, settings.author.docs ?? []),
   ]
   listed.push(...builtins.map((tool) => ({kind: 'builtin' as const, tool})), ...projection.band.map((tool) => ({kind: 'command' as const, tool})))

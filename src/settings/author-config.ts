@@ -16,6 +16,8 @@ export const commandSettingsSchema = z.strictObject({
   annotations: annotationsSchema.optional(),
   env: envSchema.optional(),
   exclude: z.boolean().optional(),
+  /** Seconds a call waits before the command goes on as a job. */
+  foreground: z.number().positive().max(86_400).optional().describe('seconds'),
   timeout: z.number().positive().max(86_400).optional().describe('seconds'),
 })
 
@@ -42,10 +44,14 @@ export const authorConfigSchema = z.strictObject({
   defaultProfile: z.string().min(1).optional(),
   docs: z.array(z.string().min(1)).optional(),
   env: envSchema.optional(),
+  /** Seconds a call waits before its command goes on as a job; the --foreground default. */
+  foreground: z.number().positive().max(86_400).optional(),
   instructions: z.string().optional(),
   /** "extend" (default): the author's instructions come first, then the generated ones; "replace": only the author's. */
   instructionsMode: z.enum(['extend', 'replace']).optional(),
   maxOutputBytes: z.number().int().min(1024).optional(),
+  /** About how many tokens a result may hold for the model; the --max-result-tokens default. */
+  maxResultTokens: z.number().int().min(1000).optional(),
   omitFlags: z.array(z.string().min(1)).optional(),
   secretFlags: z.array(z.string().min(1)).optional(),
   profiles: z.record(z.string().regex(/^[\w.-]+$/, 'a profile name (letters, digits, _ . -)'), profileSchema).optional(),

@@ -13,10 +13,22 @@ export const serverFlags = {
       "Ask the person before a destructive command runs; where the client cannot be asked, refuse it (default: the CLI author's choice, else off).",
   }),
   cwd: Flags.directory({description: 'Directory commands run in when a call gives no cwd (default: an empty private directory).', exists: true}),
+  foreground: Flags.integer({
+    description: 'Seconds a call waits for its command; one still running then goes on as a job the call answers with (default 45, below the 60 s hosts wait).',
+    min: 1,
+  }),
+  'job-timeout': Flags.integer({
+    aliases: ['timeout'],
+    description: 'Seconds a command may run in all, as a job included, before it and its children are killed (default 1800).',
+    min: 1,
+  }),
   'max-concurrency': Flags.integer({description: 'Command processes that may run at once (default: the number of CPUs).', min: 1}),
-  'max-output': Flags.integer({description: 'Bytes of stdout and of stderr kept per call (default 1 MiB).', min: 1024}),
+  'max-output': Flags.integer({description: 'Bytes of stdout and of stderr captured per call, readable in pages when the result is cut (default 4 MiB).', min: 1024}),
+  'max-result-tokens': Flags.integer({
+    description: 'About how many tokens a result may hold for the model (default 20000); longer output is cut to its head and tail, and the whole stays readable.',
+    min: 1000,
+  }),
   'max-queue': Flags.integer({description: 'Calls that may wait for a free slot; past that a call is answered "busy" (default 32).', min: 0}),
-  timeout: Flags.integer({description: 'Seconds a command may run before it and its children are killed (default 60).', min: 1}),
   'trust-host-approval': Flags.boolean({
     allowNo: true,
     description:

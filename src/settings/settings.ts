@@ -21,14 +21,24 @@ export interface Settings {
   audit: boolean
   author: AuthorConfig
   confirmDestructive: boolean
+  /**
+   * Whether a command still running at its foreground budget goes on as a job (servers), or the call waits for it to
+   * end (`mcp call`, whose process ends with the call).
+   */
+  background: boolean
   /** Directory commands run in when a call gives no `cwd`; undefined means a private empty directory. */
   defaultCwd?: string
+  /** How long a call waits for its command before it goes on as a job (per command: CommandTool.foregroundMs). */
+  foregroundMs: number
   /** Command processes that may run at once. */
   maxConcurrency: number
   maxOutputBytes: number
+  /** About how many tokens one result may hold for the model (result-budget.ts turns it into characters). */
+  maxResultTokens: number
   /** Calls that may wait for a free slot before further calls are refused as busy. */
   maxQueue: number
   projection: ProjectionOptions
+  /** How long a command may run in all, as a job included (per command: CommandTool.timeoutMs). */
   timeoutMs: number
   /**
    * With confirmDestructive, where the person cannot be asked (a client without elicitation, 2025-era HTTP), run the
@@ -39,8 +49,10 @@ export interface Settings {
   workers: number
 }
 
-export const DEFAULT_TIMEOUT_SECONDS = 60
-export const DEFAULT_MAX_OUTPUT_BYTES = 1024 * 1024
+export const DEFAULT_FOREGROUND_SECONDS = 45
+export const DEFAULT_TIMEOUT_SECONDS = 30 * 60
+export const DEFAULT_MAX_OUTPUT_BYTES = 4 * 1024 * 1024
+export const DEFAULT_MAX_RESULT_TOKENS = 20_000
 export const DEFAULT_MAX_QUEUE = 32
 export const DEFAULT_WORKERS = 1
 export const DEFAULT_MAX_TOOLS = 40
@@ -49,14 +61,17 @@ export const DEFAULT_MAX_BYTES = 32 * 1024
 /** The flags every server command shares (src/settings/flags.ts), as parsed; any may be missing. */
 export type ServerFlags = Partial<Interfaces.InferredFlags<typeof projectionFlags & typeof serverFlags>>
 
-export function resolveSettings(author: AuthorConfig, flags: ServerFlags): Settings {
+export function resolveSettings(author: AuthorConfig, flags: ServerFlags, background = true): Settings {
   return {
     audit: flags.audit ?? true,
     author,
+    background,
     confirmDestructive: flags['confirm-destructive'] ?? author.confirmDestructive ?? false,
     defaultCwd: flags.cwd,
+    foregroundMs: 1000 * (flags.foreground ?? author.foreground ?? DEFAULT_FOREGROUND_SECONDS),
     maxConcurrency: flags['max-concurrency'] ?? availableParallelism(),
     maxOutputBytes: flags['max-output'] ?? author.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
+    maxResultTokens: flags['max-result-tokens'] ?? author.maxResultTokens ?? DEFAULT_MAX_RESULT_TOKENS,
     maxQueue: flags['max-queue'] ?? DEFAULT_MAX_QUEUE,
     projection: {
       exclude: flags.exclude ?? [],
@@ -66,7 +81,7 @@ export function resolveSettings(author: AuthorConfig, flags: ServerFlags): Setti
       readOnly: flags['read-only'] ?? false,
       tools: flags.tools,
     },
-    timeoutMs: 1000 * (flags.timeout ?? author.timeout ?? DEFAULT_TIMEOUT_SECONDS),
+    timeoutMs: 1000 * (flags['job-timeout'] ?? author.timeout ?? DEFAULT_TIMEOUT_SECONDS),
     trustHostApproval: flags['trust-host-approval'] ?? author.trustHostApproval ?? false,
     workers: flags.workers ?? author.workers ?? DEFAULT_WORKERS,
   }

@@ -67,12 +67,16 @@ const FAULTS: Fault[] = [
   {check: timedOut, tool: 'hang'},
   {check: timedOut, tool: 'stubborn'},
   {
-    // 100 MB on stdout and exit 0: a success, capped at 1 MiB, saying how much was dropped.
+    // 100 MB on stdout and exit 0: a success, 4 MiB captured (saying how much was dropped), and the model is given
+    // the head and the tail within its budget, with the captured whole kept for read_output.
     check(result, text) {
       expect(result.isError).toBeFalsy()
-      expect(result.structuredContent?.truncated?.stdoutBytes).toBe(100 * MB - MB)
-      expect(text).toContain(`[output truncated: ${100 * MB - MB} bytes of stdout not shown]`)
-      expect(text.length).toBeLessThan(1.1 * MB)
+      expect(result.structuredContent?.truncated?.stdoutBytes).toBe(100 * MB - 4 * MB)
+      expect(text).toContain(`[output truncated: ${100 * MB - 4 * MB} bytes of stdout not shown]`)
+      expect(text).toMatch(/characters not shown\. The whole output is kept .*read_output/)
+      expect(text.length).toBeLessThanOrEqual(60_000)
+      expect(JSON.stringify(result.structuredContent).length).toBeLessThanOrEqual(60_000)
+      expect(result.structuredContent?.output?.stdout).toBe(4 * MB)
     },
     tool: 'flood',
   },

@@ -37,8 +37,11 @@ describe('the gateway: a small typed band, every command still reachable', () =>
   it('lists the built-ins plus a bounded band, and describe_capabilities reports exactly that list', async () => {
     const {tools} = await server.client.listTools()
     const names = tools.map((t) => t.name)
-    expect(names.slice(0, 8)).toEqual(['describe_capabilities', 'cli_info', 'list_commands', 'describe_command', 'find_commands', 'run_command', 'search_docs', 'read_doc'])
-    expect(names).toHaveLength(11)
+    expect(names.slice(0, 11)).toEqual([
+      'describe_capabilities', 'cli_info', 'list_commands', 'describe_command', 'find_commands', 'run_command',
+      'job_status', 'cancel_job', 'read_output', 'search_docs', 'read_doc',
+    ])
+    expect(names).toHaveLength(14)
     const capabilities = data(await call('describe_capabilities'))
     expect(capabilities.tools).toEqual(names)
     expect(capabilities).toMatchObject({limits: {maxBytes: 32_768, maxTools: 3}, profile: {name: null, source: 'default selection'}, readOnly: false})

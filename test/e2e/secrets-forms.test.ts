@@ -87,6 +87,49 @@ describe('a secret leaks in no form', () => {
     )
   })
 
+  it('nor in the whole output kept when a result is cut, nor in a job (read in pages, as a resource, while it runs)', async () => {
+    const jobs = await connectTaskbox({args: ['--foreground', '1'], bin: FAULTY_BIN, cwd: space.dir, env: taskboxEnv(join(space.dir, 'home-jobs')), era: 'legacy'})
+    try {
+      const secret = 'Kept"Sec\\ret$9'
+      const call = async (name: string, args: Record<string, unknown>) => {
+        const result = (await jobs.client.callTool({arguments: args, name})) as {content: {type: string; uri?: string}[]; structuredContent?: Record<string, any>}
+        expectNoForm(name, JSON.stringify(result), secret)
+        return result
+      }
+
+      const readWhole = async (id: string, links: string[]) => {
+        for (const stream of ['stdout', 'stderr']) {
+          let offset: null | number = 0
+          let whole = ''
+          while (offset !== null) {
+            const page = await call('read_output', {offset, output: id, stream})
+            whole += page.structuredContent!.text
+            offset = page.structuredContent!.nextOffset
+          }
+
+          // The command did print it, on both streams: the redaction is what keeps it in.
+          expect(whole).toContain('[REDACTED]')
+        }
+
+        for (const uri of links) expectNoForm(uri, JSON.stringify(await jobs.client.readResource({uri})), secret)
+      }
+
+      // 5000 lines of it on each stream: far past the result budget, so the result is cut and the whole is kept.
+      const cut = await call('leak', {repeat: 5000, token: secret})
+      expect(cut.structuredContent!.output).toBeDefined()
+      await readWhole(cut.structuredContent!.output.id, cut.content.filter((b) => b.type === 'resource_link').map((b) => b.uri!))
+
+      // Past the 1 s foreground budget: a job, whose output is read while it runs and after it ended.
+      const started = await call('leak', {repeat: 200, seconds: 3, token: secret})
+      const {id} = started.structuredContent!.job
+      await readWhole(id, [])
+      await call('job_status', {job: id, wait: 30})
+      await readWhole(id, [`faulty://output/${id}/stdout`, `faulty://output/${id}/stderr`])
+    } finally {
+      await jobs.close()
+    }
+  }, 120_000)
+
   it('nor in the answer to arguments it refuses', async () => {
     const secret = 'Quo"teTok\\1234'
     const result = await server.client.callTool({arguments: {extra: secret, token: secret}, name: 'leak'})

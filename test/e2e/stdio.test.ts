@@ -34,9 +34,9 @@ describe.each<Era>(['legacy', 'modern'])('mcp stdio, %s era, official client', (
     const {tools} = await server.client.listTools()
     expect(tools.map((t) => t.name).sort()).toEqual(
       [
-        'cli_info', 'describe_capabilities', 'describe_command', 'find_commands', 'init', 'list_commands', 'read_doc',
-        'report_weekly', 'run_command', 'search_docs', 'status', 'sync', 'tasks_add', 'tasks_clear', 'tasks_done',
-        'tasks_list', 'tasks_remove', 'tasks_show',
+        'cancel_job', 'cli_info', 'describe_capabilities', 'describe_command', 'find_commands', 'init', 'job_status',
+        'list_commands', 'read_doc', 'read_output', 'report_weekly', 'run_command', 'search_docs', 'status', 'sync',
+        'tasks_add', 'tasks_clear', 'tasks_done', 'tasks_list', 'tasks_remove', 'tasks_show',
       ].sort(),
     )
     for (const tool of tools) {

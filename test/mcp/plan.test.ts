@@ -33,4 +33,16 @@ describe('buildServerPlan', () => {
     expect(plan.call.boundary).toBe(plan.projection)
     expect(plan.projection.band.every((tool) => plan.projection.executable.get(tool.id) === tool)).toBe(true)
   })
+
+  it('marks cancel_job destructive, except where every command a job could run only reads (--read-only)', async () => {
+    const hintsOf = (p: ServerPlan) => p.listed.find((entry) => entry.tool.name === 'cancel_job')!.tool.annotations
+    expect(hintsOf(plan)).toMatchObject({destructiveHint: true, readOnlyHint: false})
+    const config = await Config.load(join(ROOT, 'examples/taskbox'))
+    const readOnly = buildServerPlan(config, resolveSettings(parseAuthorConfig({}), {'read-only': true, workers: 0}))
+    try {
+      expect(hintsOf(readOnly)).toMatchObject({destructiveHint: false, readOnlyHint: false})
+    } finally {
+      await readOnly.call.dispose()
+    }
+  })
 })

@@ -7,6 +7,12 @@ import {prepareServerFor} from '../../mcp/lifecycle.js'
 import {terminalAsker} from '../../mcp/terminal-ask.js'
 import {projectionFlags, serverFlags} from '../../settings/flags.js'
 
+function withoutForeground<T extends {foreground: unknown}>(flags: T): Omit<T, 'foreground'> {
+  const {foreground, ...rest} = flags
+  void foreground
+  return rest
+}
+
 export default class McpCall extends HostCommand {
   static summary = 'Call one MCP tool of this CLI and print its result.'
   static description = `Runs one tool exactly as "mcp stdio" and "mcp serve" would: the same tools, argument validation, capability boundary and results, through an in-process server and the official MCP client. Useful to try a tool, or to script one without an MCP host.
@@ -24,14 +30,15 @@ With --confirm-destructive, a destructive command is put to you at the terminal 
     {command: `echo '{"query": "delete"}' | <%= config.bin %> <%= command.id %> find_commands --json`, description: 'Arguments from standard input; the raw CallToolResult as JSON'},
   ]
   static flags = {
-    ...serverFlags,
+    // No --foreground: `mcp call` waits for its command to end (its process ends with the call, so a job could not outlive it).
+    ...withoutForeground(serverFlags),
     ...projectionFlags,
     args: Flags.string({description: 'The tool\'s arguments as a JSON object (default: standard input when piped, else none).'}),
   }
 
   async run(): Promise<CallToolResult> {
     const {args, flags} = await this.parse(McpCall)
-    const prepared = prepareServerFor(this, flags)
+    const prepared = prepareServerFor(this, flags, {background: false})
 
     // Under --confirm-destructive the person is asked at the terminal; with none (a script), destructive calls are refused.
     const {settings} = prepared

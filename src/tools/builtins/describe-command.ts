@@ -51,6 +51,7 @@ export function describeCommandTool(config: Config, projection: Projection): Bui
           .map((a) => ({description: a.description, name: a.name, ...(a.required ? {required: true} : {}), ...(a.options ? {options: a.options} : {})})),
         description: render(command.description ?? command.summary ?? ''),
         examples: commandExamples(command).map((e) => render(e)),
+        foregroundSeconds: tool.foregroundMs / 1000,
         flags: Object.values(command.flags ?? {})
           .filter((f) => !f.hidden && !withheld.has(f.name))
           .map((f) => flagInfo(f)),

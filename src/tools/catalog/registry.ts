@@ -24,6 +24,8 @@ export interface CommandTool {
   env: Record<string, string>
   /** In words, what decided the hints (see classifyCommand). */
   hintEvidence: string[]
+  /** How long a call waits for the command before it goes on as a job (never longer than timeoutMs). */
+  foregroundMs: number
   hintSource: HintSource
   /** The annotations without the title: what list_commands, find_commands and `mcp tools` show. */
   hints: ToolHints
@@ -33,6 +35,7 @@ export interface CommandTool {
   json: boolean
   name: string
   summary: string
+  /** How long the command may run in all, as a job included. */
   timeoutMs: number
   title: string
   topic: string
@@ -135,12 +138,14 @@ function describeCommandTool(
   const omit = withheld.length > 0 ? {...schemaOptions, omitFlags: new Set([...schemaOptions.omitFlags, ...withheld.map((w) => w.name)])} : schemaOptions
   const {title: authorTitle, ...flags} = hints
   const title = authorTitle ?? `${config.bin} ${shownId}`
+  const timeoutMs = merged.timeout ? merged.timeout * 1000 : settings.timeoutMs
   return {
     annotations: toolAnnotations(flags, title),
     command,
     description: toolDescription(command, config, summary),
     displayId: shownId,
     env: {...settings.author.env, ...Object.assign({}, ...layers.map((l) => l.env))},
+    foregroundMs: Math.min(merged.foreground ? merged.foreground * 1000 : settings.foregroundMs, timeoutMs),
     hintEvidence: evidence,
     hintSource: resolved.source,
     hints: flags,
@@ -149,7 +154,7 @@ function describeCommandTool(
     // On hosts whose --json errors lose their message, commands answer in text: the model must read why they failed.
     json: Boolean(command.enableJsonFlag) && jsonOk,
     summary,
-    timeoutMs: merged.timeout ? merged.timeout * 1000 : settings.timeoutMs,
+    timeoutMs,
     title,
     topic: command.id.includes(':') ? command.id.slice(0, command.id.lastIndexOf(':')) : '',
     withheldFlags: withheld,

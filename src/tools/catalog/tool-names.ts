@@ -10,6 +10,9 @@ export const BUILTIN_TOOL_NAMES = [
   'describe_capabilities',
   'find_commands',
   'run_command',
+  'job_status',
+  'cancel_job',
+  'read_output',
 ] as const
 
 /** A built-in tool's name: one of BUILTIN_TOOL_NAMES, so no built-in can take a name a command might get. */

@@ -5,11 +5,13 @@ import {join} from 'node:path'
 import type {Settings} from '../../settings/settings.js'
 import type {Projection} from '../exposure/projection.js'
 
-import {hostBinScript} from '../../host/facts.js'
+import {hostBinScript, uriScheme} from '../../host/facts.js'
 import {AuditLog} from '../records/audit-log.js'
 import {IdempotencyStore} from '../records/idempotency-store.js'
+import {OutputStore, type OutputStream} from '../records/output-store.js'
 import {childEnv} from './child-env.js'
 import {ProcessGroups} from './child-process.js'
+import {JobTable} from './jobs.js'
 import {CommandLimiter} from './limiter.js'
 import {DefaultWorkdir} from './workdir.js'
 import {WorkerPool} from './worker-pool.js'
@@ -31,9 +33,15 @@ export interface CallEnvironment {
   /** The process groups of the commands running now. */
   readonly groups: ProcessGroups
   readonly idempotency: IdempotencyStore
+  /** Commands that outlived their call (jobs.ts). */
+  readonly jobs: JobTable
   readonly limiter: CommandLimiter
+  /** The resource URIs of a kept output's streams (resources/read answers them while the output is kept). */
+  outputLinks(id: string): Record<OutputStream, string>
+  /** Whole outputs of cut results and of jobs, for read_output and resources/read. */
+  readonly outputs: OutputStore
   readonly settings: Settings
-  /** Kills idle workers (no more are made) and every running command: their calls end as killed. */
+  /** Kills idle workers (no more are made) and every running command: their calls end as killed, jobs as cancelled. */
   stopCommands(): void
   readonly workdir: DefaultWorkdir
   readonly workers: WorkerPool
@@ -44,10 +52,14 @@ export function createCallEnvironment(config: Config, settings: Settings, bounda
   const groups = new ProcessGroups()
   const workdir = new DefaultWorkdir(settings.defaultCwd, config.bin)
   const workers = new WorkerPool({bin: binScript, env: childEnv(config, {}), root: config.root, size: settings.workers})
+  const outputs = new OutputStore()
+  const jobs = new JobTable(outputs)
   const stopCommands = () => {
     workers.close()
+    jobs.cancelAll()
     groups.killAll()
   }
+  const scheme = uriScheme(config.bin)
 
   return {
     // In the CLI's data dir: the record of what was changed outlives caches.
@@ -62,7 +74,10 @@ export function createCallEnvironment(config: Config, settings: Settings, bounda
     groups,
     // In the CLI's cache dir, so a retry after a server restart still finds the first run's result.
     idempotency: new IdempotencyStore({dir: join(config.cacheDir, 'mcp-idempotency')}),
+    jobs,
     limiter: new CommandLimiter(settings.maxConcurrency, settings.maxQueue),
+    outputs,
+    outputLinks: (id) => ({stderr: `${scheme}://output/${id}/stderr`, stdout: `${scheme}://output/${id}/stdout`}),
     settings,
     stopCommands,
     workdir,

@@ -22,6 +22,8 @@ export interface RunRequest {
   file: string
   /** Where the running command is kept track of until it ends (the server's, so its shutdown ends it). */
   groups: ProcessGroups
+  /** Where stdout and stderr are captured, when the caller reads them while the command runs (a job). */
+  capture?: {stderr: CapturedStream; stdout: CapturedStream}
   maxOutputBytes: number
   /** Each complete line the command writes to stderr, as it comes (for progress). */
   onStderrLine?: (line: string) => void
@@ -105,13 +107,18 @@ export async function loadExeca(): Promise<(typeof import('execa'))['execa']> {
   return (await execaModule).execa
 }
 
-/** Keeps the first `max` bytes of a stream and counts the rest. */
-class CappedBuffer {
+/** Keeps the first `max` bytes of a stream and counts the rest; readable while the stream still flows. */
+export class CapturedStream {
   private chunks: Buffer[] = []
   dropped = 0
   private size = 0
 
   constructor(private readonly max: number) {}
+
+  /** Bytes kept so far. */
+  get bytes(): number {
+    return this.size
+  }
 
   push(chunk: Buffer): void {
     const room = this.max - this.size
@@ -125,7 +132,8 @@ class CappedBuffer {
   }
 
   text(): string {
-    return Buffer.concat(this.chunks).toString('utf8')
+    if (this.chunks.length > 1) this.chunks = [Buffer.concat(this.chunks)]
+    return this.chunks[0]?.toString('utf8') ?? ''
   }
 }
 
@@ -153,8 +161,8 @@ function lineSplitter(each: (line: string) => void): (chunk: Buffer) => void {
  */
 export async function runChild(request: RunRequest): Promise<RunOutcome> {
   const started = performance.now()
-  const stdout = new CappedBuffer(request.maxOutputBytes)
-  const stderr = new CappedBuffer(request.maxOutputBytes)
+  const stdout = request.capture?.stdout ?? new CapturedStream(request.maxOutputBytes)
+  const stderr = request.capture?.stderr ?? new CapturedStream(request.maxOutputBytes)
   let timedOut = false
   let cancelled = false
 

@@ -5,8 +5,11 @@ import type {CallEnvironment} from './call-environment.js'
 import type {Redact} from './redact.js'
 
 import {type CommandTool, PLUGIN_NAME} from '../catalog/registry.js'
+import {finishedOutput, newOutputId} from '../records/output-store.js'
 import {ArgvError, buildArgv, commandLineProblem} from './argv.js'
-import {runChild} from './child-process.js'
+import {CapturedStream, type RunOutcome, runChild} from './child-process.js'
+import {type Job, type JobEnd, jobView} from './jobs.js'
+import {fitResult, overBudget} from './result-budget.js'
 import {errorResult, stripAnsi, toToolResult} from './tool-result.js'
 import {checkWorkdir} from './workdir.js'
 
@@ -22,7 +25,11 @@ function clipLine(line: string): string {
 }
 
 export interface Execute {
+  /** Characters the result may hold for the model (resultBudget). */
+  budget: number
   childVars: Record<string, string | undefined>
+  /** The client can be given resource_link blocks (it speaks 2025-06-18 or later). */
+  links?: boolean
   progress?: (message: string) => void
   redact: Redact
   signal?: AbortSignal
@@ -32,16 +39,29 @@ export interface Ran extends Execution {
   cwd?: string
   durationMs?: number
   exitCode?: null | number
+  /** The job the command goes on as, when it outlived the call's foreground budget. */
+  job?: Job
 }
 
 function quote(arg: string): string {
   return /^[\w./:=@%+-]+$/.test(arg) ? arg : JSON.stringify(arg)
 }
 
+/** Resolves after `ms`, unless cancelled first. */
+function delay(ms: number): {cancel: () => void; done: Promise<'foreground budget'>} {
+  let timer: NodeJS.Timeout | undefined
+  const done = new Promise<'foreground budget'>((resolve) => {
+    timer = setTimeout(() => resolve('foreground budget'), ms)
+  })
+  return {cancel: () => clearTimeout(timer), done}
+}
+
 /**
  * One command in a child process (a warm worker when one is ready): cwd checked, argv built, a concurrency slot
- * taken, progress streamed, the outcome mapped and redacted. `ran` is false when nothing was started (bad input,
- * busy), so a retry may run.
+ * taken, progress streamed, the outcome mapped, redacted and fitted to the model's budget (the whole output kept
+ * when it had to be cut). A command still running at its foreground budget goes on as a job, and the call answers
+ * with the job's handle and its output so far. `ran` is false when nothing was started (bad input, busy), so a
+ * retry may run.
  */
 export async function executeCommand(tool: CommandTool, input: Record<string, unknown>, env: CallEnvironment, how: Execute): Promise<Ran> {
   const notRun = (message: string): Ran => ({ran: false, result: errorResult(how.redact(`${message} Nothing was run.`))})
@@ -64,38 +84,98 @@ export async function executeCommand(tool: CommandTool, input: Record<string, un
   if (!slot) return notRun(`Busy: ${env.limiter.maxRunning} commands are running and ${env.limiter.maxQueued} are waiting; try again shortly.`)
   const release = await slot.catch(() => undefined)
   if (!release) return notRun('Cancelled while waiting for a free slot.')
-  const prestarted = env.workers.take({argv: [tool.id, ...argv], cwd: workdir.dir, env: how.childVars})
-  const started = Date.now()
-  const {progress} = how
-  const ticker = progress && setInterval(() => progress(`still running (${Math.round((Date.now() - started) / 1000)} s)`), PROGRESS_TICK_MS)
-  let outcome
-  try {
-    outcome = await runChild({
-      // The guard ends the command should the server die without stopping it (orphan-guard.cts).
-      args: ['--require', ORPHAN_GUARD, env.binScript, tool.id, ...argv],
-      cwd: workdir.dir,
-      env: how.childVars,
-      file: process.execPath,
-      groups: env.groups,
-      maxOutputBytes: env.settings.maxOutputBytes,
-      // Redacted whole, then cut: a cut made first could leave part of a long secret in the message.
-      onStderrLine: progress && ((line) => progress(clipLine(how.redact(stripAnsi(line))))),
-      prestarted,
-      signal: how.signal,
-      timeoutMs: tool.timeoutMs,
-    })
-  } finally {
-    clearInterval(ticker)
-    release()
-    // Refill only now: warming a worker while the command runs would compete with it for the CPU.
-    if (prestarted) env.workers.fill()
-  }
 
   // Secrets come out of each argument before it is quoted, so no escaped form of one is left behind.
   const shown = argv.map((arg) => how.redact(arg))
   const commandLine = [env.config.bin, tool.displayId, ...shown].map((a, i) => (i < 2 ? a : quote(a))).join(' ')
-  const result = how.redact(toToolResult(outcome, {argv: shown, commandLine, cwd: workdir.dir, id: tool.id, json: tool.json}, tool.timeoutMs))
-  // Whether a prewarmed worker ran it (diagnostics and benchmarks; the output is the same either way).
-  result._meta = {[`${PLUGIN_NAME}/run`]: {warm: prestarted !== undefined}}
-  return {cwd: workdir.dir, durationMs: outcome.durationMs, exitCode: outcome.exitCode ?? null, ran: !outcome.spawnError, result}
+  const readable = (raw: string) => how.redact(stripAnsi(raw))
+
+  const prestarted = env.workers.take({argv: [tool.id, ...argv], cwd: workdir.dir, env: how.childVars})
+  const started = Date.now()
+  // Progress goes to the call while it waits, then (as a job) to whoever waits on the job.
+  const watchers = new Set<(message: string) => void>(how.progress ? [how.progress] : [])
+  const report = (message: string) => {
+    for (const watch of watchers) watch(message)
+  }
+
+  const ticker = setInterval(() => report(`still running (${Math.round((Date.now() - started) / 1000)} s)`), PROGRESS_TICK_MS)
+  // The call's cancellation stops the command only while the call waits for it: a job is stopped by cancel_job.
+  const control = new AbortController()
+  const onCallAbort = () => control.abort()
+  if (how.signal?.aborted) control.abort()
+  else how.signal?.addEventListener('abort', onCallAbort, {once: true})
+  const capture = {stderr: new CapturedStream(env.settings.maxOutputBytes), stdout: new CapturedStream(env.settings.maxOutputBytes)}
+  const running = runChild({
+    // The guard ends the command should the server die without stopping it (orphan-guard.cts).
+    args: ['--require', ORPHAN_GUARD, env.binScript, tool.id, ...argv],
+    capture,
+    cwd: workdir.dir,
+    env: how.childVars,
+    file: process.execPath,
+    groups: env.groups,
+    maxOutputBytes: env.settings.maxOutputBytes,
+    // Redacted whole, then cut: a cut made first could leave part of a long secret in the message.
+    onStderrLine: (line) => watchers.size > 0 && report(clipLine(readable(line))),
+    prestarted,
+    signal: control.signal,
+    timeoutMs: tool.timeoutMs,
+  }).finally(() => {
+    clearInterval(ticker)
+    how.signal?.removeEventListener('abort', onCallAbort)
+    release()
+    // Refill only now: warming a worker while the command runs would compete with it for the CPU.
+    if (prestarted) env.workers.fill()
+  })
+
+  const mapped = (outcome: RunOutcome) => {
+    const result = how.redact(toToolResult(outcome, {argv: shown, commandLine, cwd: workdir.dir, id: tool.id, json: tool.json}, tool.timeoutMs))
+    // Whether a prewarmed worker ran it (diagnostics and benchmarks; the output is the same either way).
+    result._meta = {[`${PLUGIN_NAME}/run`]: {warm: prestarted !== undefined}}
+    return {result, streams: {stderr: readable(outcome.stderr), stdout: readable(outcome.stdout)}}
+  }
+
+  const links = (id: string) => (how.links ? env.outputLinks(id) : undefined)
+  const budget = env.settings.background && tool.foregroundMs < tool.timeoutMs ? delay(tool.foregroundMs) : undefined
+  const first = await (budget ? Promise.race([running, budget.done]) : running)
+  budget?.cancel()
+
+  if (first !== 'foreground budget') {
+    const {result, streams} = mapped(first)
+    const ran: Ran = {cwd: workdir.dir, durationMs: first.durationMs, exitCode: first.exitCode ?? null, ran: !first.spawnError, result}
+    if (!overBudget(result, how.budget)) return ran
+    const id = newOutputId()
+    env.outputs.keep(finishedOutput(id, commandLine, streams))
+    const size = {stderr: streams.stderr.length, stdout: streams.stdout.length}
+    return {...ran, result: fitResult(result, how.budget, {id, links: links(id), size})}
+  }
+
+  // Past the foreground budget: the command goes on as a job, and this call answers with its handle.
+  how.signal?.removeEventListener('abort', onCallAbort)
+  if (how.progress) watchers.delete(how.progress)
+  const end: Promise<JobEnd> = running.then(
+    (outcome) => ({cancelled: outcome.cancelled, durationMs: outcome.durationMs, exitCode: outcome.exitCode ?? null, ...mapped(outcome)}),
+    (error: unknown) => ({
+      cancelled: false,
+      durationMs: Date.now() - started,
+      exitCode: null,
+      result: errorResult(`The command's process failed: ${error instanceof Error ? error.message : String(error)}`),
+      streams: {stderr: readable(capture.stderr.text()), stdout: readable(capture.stdout.text())},
+    }),
+  )
+  // While it runs, only complete lines are shown: a line still being written could end in half a secret.
+  const upToLastLine = (text: string) => text.slice(0, text.lastIndexOf('\n') + 1)
+  const job = env.jobs.start({
+    command: tool.displayId,
+    commandLine,
+    cwd: workdir.dir,
+    end,
+    read: (stream) => upToLastLine(readable(capture[stream].text())),
+    size: () => capture.stderr.bytes + capture.stdout.bytes,
+    startedAt: started,
+    stop: () => control.abort(),
+    timeoutMs: tool.timeoutMs,
+    watchers,
+  })
+  const result = jobView(job, {stderr: 0, stdout: 0}, how.budget, env.outputs, links(job.id))
+  return {cwd: workdir.dir, exitCode: null, job, ran: true, result}
 }

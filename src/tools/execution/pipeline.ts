@@ -9,7 +9,9 @@ import {type CommandTool, PLUGIN_NAME} from '../catalog/registry.js'
 import {unknownCommandMessage} from '../exposure/projection.js'
 import {childEnv} from './child-env.js'
 import {type Execute, executeCommand, type Ran} from './execute-command.js'
+import {jobView} from './jobs.js'
 import {REDACTED, type Redact, redactor, secretEnvValues} from './redact.js'
+import {resultBudget} from './result-budget.js'
 import {errorResult} from './tool-result.js'
 
 const META = PLUGIN_NAME
@@ -32,8 +34,20 @@ export interface CallContext {
   client?: {name?: string; version?: string}
   era?: ProtocolEra
   progress?: (message: string) => void
+  /** The protocol revision of the request (what content it may carry: resource_link from 2025-06-18). */
+  protocolVersion?: string
   signal?: AbortSignal
 }
+
+/** The first revision with resource_link content blocks. */
+const RESOURCE_LINKS_SINCE = '2025-06-18'
+
+/** What a result may hold for this caller: its budget in characters, and whether it may link to resources. */
+export function resultRoom(env: CallEnvironment, context: CallContext): {budget: number; links: boolean} {
+  const version = context.protocolVersion
+  return {budget: resultBudget(env.settings.maxResultTokens, context.client), links: version !== undefined && version >= RESOURCE_LINKS_SINCE}
+}
+
 
 /** The properties of a tool's secret parameters (flags and args that hold secrets). */
 function secretProperties(tool: CommandTool): string[] {
@@ -110,8 +124,13 @@ async function execution(tool: CommandTool, args: Record<string, unknown>, key: 
     }
 
     case 'replayed': {
-      const note = `Replayed: this is the result recorded at ${recorded.recordedAt} for idempotencyKey "${key}"; the command did not run again.`
-      const result = withNote(recorded.result, note, {[`${META}/idempotency`]: {recordedAt: recorded.recordedAt, replayed: true}})
+      // A key whose call went on as a job answers with that job as it is now, not with the moment it started.
+      const jobId = (recorded.result.structuredContent as {job?: {id?: unknown}} | undefined)?.job?.id
+      const found = typeof jobId === 'string' ? env.jobs.lookup(jobId) : undefined
+      const first = found && 'job' in found ? jobView(found.job, {stderr: 0, stdout: 0}, how.budget, env.outputs, how.links ? env.outputLinks(jobId as string) : undefined) : recorded.result
+      const what = found ? `the job its first call started (${jobId})${'job' in found ? '' : ', which this server no longer knows'}` : `the result recorded at ${recorded.recordedAt}`
+      const note = `Replayed: this is ${what} for idempotencyKey "${key}"; the command did not run again.`
+      const result = withNote(first, note, {[`${META}/idempotency`]: {recordedAt: recorded.recordedAt, replayed: true}})
       return {outcome: 'replayed', ran: {ran: false, result}}
     }
 
@@ -152,10 +171,11 @@ export async function callCommandTool(tool: CommandTool, input: Record<string, u
   if (stopped && 'pending' in stopped) return stopped.pending
   const {outcome, ran}: {outcome: AuditRecord['outcome']; ran: Ran} = stopped
     ? {outcome: 'not-confirmed', ran: {ran: false, result: stopped.refused}}
-    : await execution(tool, args, key, env, {childVars, progress: context.progress, redact, signal: context.signal})
+    : await execution(tool, args, key, env, {childVars, progress: context.progress, redact, signal: context.signal, ...resultRoom(env, context)})
 
-  if (!env.audit || tool.hints.readOnlyHint) return ran.result
-  const failure = await env.audit.append({
+  const {audit} = env
+  if (!audit || tool.hints.readOnlyHint) return ran.result
+  const record: AuditRecord = {
     arguments: shownArguments(tool, parsed.data as Record<string, unknown>, redact),
     client: context.client ?? null,
     command: tool.id,
@@ -163,11 +183,23 @@ export async function callCommandTool(tool: CommandTool, input: Record<string, u
     durationMs: ran.durationMs ?? null,
     era: context.era ?? null,
     exitCode: ran.exitCode ?? null,
+    ...(ran.job ? {job: ran.job.id} : {}),
     outcome,
     time: new Date().toISOString(),
     tool: tool.name,
-  })
+  }
+  const {job} = ran
+  // A job's end is a record of its own, written when its command ends (nobody waits for that write).
+  if (job) {
+    void job.ended.then(async () => {
+      const end = job.end!
+      const lost = await audit.append({...record, durationMs: end.durationMs, exitCode: end.exitCode, outcome: 'job-ended', time: new Date().toISOString()})
+      if (lost) process.stderr.write(`[mcp] could not write the audit log ${audit.file}: ${lost}\n`)
+    })
+  }
+
+  const failure = await audit.append(record)
   if (!failure) return ran.result
-  process.stderr.write(`[mcp] could not write the audit log ${env.audit.file}: ${failure}\n`)
-  return withMeta(ran.result, {[`${META}/audit`]: {error: failure, file: env.audit.file}})
+  process.stderr.write(`[mcp] could not write the audit log ${audit.file}: ${failure}\n`)
+  return withMeta(ran.result, {[`${META}/audit`]: {error: failure, file: audit.file}})
 }

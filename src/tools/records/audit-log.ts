@@ -21,11 +21,14 @@ export interface AuditRecord {
   durationMs: null | number
   era: ProtocolEra | null
   exitCode: null | number
+  /** The job the command went on as, when it outlived the call (its end is a record of its own, outcome job-ended). */
+  job?: string
   /**
-   * ran: the command ran; not-run: refused before it started (bad input, busy); refused: by the idempotency store;
-   * replayed: an idempotency replay; not-confirmed: a destructive call the person declined or could not be asked about.
+   * ran: the command ran (or, with `job`, goes on as that job); job-ended: a job's command ended (or was cancelled);
+   * not-run: refused before it started (bad input, busy); refused: by the idempotency store; replayed: an idempotency
+   * replay; not-confirmed: a destructive call the person declined or could not be asked about.
    */
-  outcome: 'not-confirmed' | 'not-run' | 'ran' | 'refused' | 'replayed'
+  outcome: 'job-ended' | 'not-confirmed' | 'not-run' | 'ran' | 'refused' | 'replayed'
   time: string
   tool: string
 }

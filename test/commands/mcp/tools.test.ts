@@ -87,7 +87,7 @@ describe('mcp tools', () => {
     expect(ran.stdout).toMatch(/^tasks_list +tasks list +ro idempotent open-world +listed$/m)
     expect(ran.stdout).toMatch(/^— +status +ro idempotent open-world +run_command$/m)
     expect(ran.stdout).toMatch(/^— +tasks remove +rw destructive open-world +run_command$/m)
-    expect(ran.stdout).toMatch(/^Tools listed: +10 \(8 built-in, 2 command tools\)$/m)
+    expect(ran.stdout).toMatch(/^Tools listed: +13 \(11 built-in, 2 command tools\)$/m)
     expect(ran.stdout).toMatch(/^Typed band: +\d+ bytes \(limits: 2 tools, 32768 bytes; default selection\)$/m)
     expect(ran.stdout).toMatch(/^Reachable commands: +10 \(2 listed, 8 through run_command\)$/m)
     expect(ran.stdout).toMatch(/^Not reachable: +hidden: 1, the MCP server itself: 6$/m)

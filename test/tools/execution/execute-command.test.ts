@@ -38,7 +38,7 @@ function environment(flags: ServerFlags): CallEnvironment {
   return env
 }
 
-const how = (more: Partial<Execute> = {}): Execute => ({childVars: {...process.env}, redact: (value) => value, ...more})
+const how = (more: Partial<Execute> = {}): Execute => ({budget: 60_000, childVars: {...process.env}, redact: (value) => value, ...more})
 const tool = (env: CallEnvironment, id: string) => env.boundary.executable.get(id)!
 
 describe('executeCommand', () => {

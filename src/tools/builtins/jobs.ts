@@ -1,0 +1,98 @@
+import * as z from 'zod'
+
+import type {CallEnvironment} from '../execution/call-environment.js'
+
+import {type Job, jobView, parseCursor, waitForJob} from '../execution/jobs.js'
+import {resultRoom} from '../execution/pipeline.js'
+import {errorResult} from '../execution/tool-result.js'
+import {type BuiltinTool, builtinTool, jsonResult} from './builtin-tool.js'
+
+/** The longest a job_status call waits: below the 60 s after which hosts drop a call. */
+export const MAX_WAIT_SECONDS = 50
+
+const jobId = z.string().min(1).max(64).describe('The job id a call answered with when its command went on as a job.')
+
+function listEntry(job: Job) {
+  const elapsed = job.end ? job.end.durationMs : Date.now() - job.startedAt
+  return {
+    command: job.command,
+    elapsedSeconds: Math.round(elapsed / 1000),
+    id: job.id,
+    startedAt: new Date(job.startedAt).toISOString(),
+    status: job.status,
+    ...(job.end ? {exitCode: job.end.exitCode} : {}),
+  }
+}
+
+/**
+ * job_status: a job's state and the output it wrote since a cursor, waiting (up to MAX_WAIT_SECONDS) for it to end
+ * when asked; without a job id, the server's recent jobs. Progress notifications flow while it waits.
+ */
+export function jobStatusTool(call: CallEnvironment): BuiltinTool {
+  return builtinTool({
+    description: `A job's status and its new output. A call whose command is still running after its foreground time answers with a job id; pass it here, with the cursor of the last answer to get only new output, and "wait" (up to ${MAX_WAIT_SECONDS} s) to wait for the job to end. Once the job has ended this answers with the command's result. Without "job", lists recent jobs.`,
+    async handler(input, context) {
+      if (input.job === undefined) {
+        const jobs = call.jobs.list().map((job) => listEntry(job))
+        const running = jobs.filter((job) => job.status === 'working').length
+        return jsonResult(jobs.length === 0 ? 'No jobs in this server.' : `${jobs.length} jobs, ${running} running (newest first).`, {jobs})
+      }
+
+      const found = call.jobs.lookup(String(input.job))
+      if ('missing' in found) return found.missing
+      const {job} = found
+      const since = parseCursor(input.cursor as string | undefined)
+      if (!since) return errorResult(`Invalid cursor "${String(input.cursor)}": pass the cursor of an earlier job_status answer ("<stdout offset>.<stderr offset>"), or none for all the output.`)
+      const wait = Math.min(Number(input.wait ?? 0), MAX_WAIT_SECONDS)
+      if (context.progress) job.watchers.add(context.progress)
+      try {
+        await waitForJob(job, wait * 1000, context.signal)
+      } finally {
+        if (context.progress) job.watchers.delete(context.progress)
+      }
+
+      const {budget, links} = resultRoom(call, context)
+      return jobView(job, since, budget, call.outputs, links ? call.outputLinks(job.id) : undefined)
+    },
+    name: 'job_status',
+    schema: z.strictObject({
+      cursor: z.string().max(64).describe('Optional. The cursor of the previous answer: only output written since is returned.').optional(),
+      job: jobId.optional(),
+      wait: z.number().int().min(0).max(MAX_WAIT_SECONDS).describe(`Optional. Seconds to wait for the job to end before answering (0 to ${MAX_WAIT_SECONDS}; default 0).`).optional(),
+    }),
+    title: 'Job status',
+  })
+}
+
+/** How long cancel_job waits for the command to end after stopping it. */
+const CANCEL_WAIT_MS = 10_000
+
+/** cancel_job: stops a running job's command and everything it started. */
+export function cancelJobTool(call: CallEnvironment): BuiltinTool {
+  return builtinTool({
+    description: 'Stop a running job: its command and every process it started are killed. Work the command had begun may be left half done.',
+    async handler(input, context) {
+      const found = call.jobs.lookup(String(input.job))
+      if ('missing' in found) return found.missing
+      const {job} = found
+      const stopped = call.jobs.cancel(job.id)
+      await waitForJob(job, CANCEL_WAIT_MS, context.signal)
+      const {budget, links} = resultRoom(call, context)
+      const view = jobView(job, {stderr: 0, stdout: 0}, budget, call.outputs, links ? call.outputLinks(job.id) : undefined)
+      if (stopped) return view
+      const note = {text: `Job ${job.id} had already ended (${job.status}); nothing was stopped.`, type: 'text' as const}
+      return {...view, content: [note, ...view.content]}
+    },
+    // Killing a command midway can leave what it was changing half changed; where every command a job can run only
+    // reads (--read-only), stopping one destroys nothing.
+    hints: {
+      destructiveHint: [...call.boundary.executable.values()].some((tool) => !tool.hints.readOnlyHint),
+      idempotentHint: true,
+      openWorldHint: false,
+      readOnlyHint: false,
+    },
+    name: 'cancel_job',
+    schema: z.strictObject({job: jobId}),
+    title: 'Cancel a job',
+  })
+}

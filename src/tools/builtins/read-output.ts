@@ -1,0 +1,58 @@
+import * as z from 'zod'
+
+import type {CallEnvironment} from '../execution/call-environment.js'
+
+import {resultRoom} from '../execution/pipeline.js'
+import {errorResult} from '../execution/tool-result.js'
+import {OUTPUT_STREAMS, type OutputStream} from '../records/output-store.js'
+import {type BuiltinTool, builtinTool} from './builtin-tool.js'
+
+/** Room a page leaves for its header and structured fields within the result budget. */
+const PAGE_OVERHEAD = 1000
+
+/**
+ * read_output: a page of a kept output (a result that was cut to the model's budget, or a job's), by character
+ * offset, for clients that cannot read resources.
+ */
+export function readOutputTool(call: CallEnvironment): BuiltinTool {
+  return builtinTool({
+    description:
+      'Read the whole output of a command whose result was cut to fit, or of a job, a page at a time. The cut result (or the job) names the output id; pass the offset of the next page from the previous answer.',
+    handler(input, context) {
+      const id = String(input.output)
+      const output = call.outputs.get(id)
+      if (!output) {
+        return {
+          ...errorResult(`No output "${id}" is kept in this server: it was never kept here, has been evicted to make room for newer ones, or belonged to a server process that has since stopped.`),
+          structuredContent: {code: 'UNKNOWN_OUTPUT', output: id},
+        }
+      }
+
+      const stream = (input.stream as OutputStream | undefined) ?? 'stdout'
+      const text = output.text(stream)
+      const {budget} = resultRoom(call, context)
+      const page = Math.max(1, budget - PAGE_OVERHEAD)
+      // The page is split between the text block and structuredContent (hosts show one or the other): each fits.
+      const length = Math.min(Number(input.length ?? page), page)
+      const offset = Math.min(Number(input.offset ?? 0), text.length)
+      const slice = text.slice(offset, offset + length)
+      const end = offset + slice.length
+      const nextOffset = end < text.length ? end : null
+      const growing = output.live ? ' (the job is still running: more may come)' : ''
+      const next = nextOffset === null ? `That is the end${growing}.` : `Next page: read_output {"output": "${id}", "stream": "${stream}", "offset": ${nextOffset}}.`
+      const header = `[${stream} of ${output.commandLine}: characters ${offset}–${end} of ${text.length}. ${next}]`
+      return {
+        content: [{text: `${header}\n${slice}`, type: 'text'}],
+        structuredContent: {live: output.live, nextOffset, offset, output: id, stream, text: slice, total: text.length},
+      }
+    },
+    name: 'read_output',
+    schema: z.strictObject({
+      length: z.number().int().min(1).describe('Optional. Characters to read (default and most: what one result may hold).').optional(),
+      offset: z.number().int().min(0).describe('Optional. Character offset to start at (default 0).').optional(),
+      output: z.string().min(1).max(64).describe('The output id a cut result or a job names.'),
+      stream: z.enum(OUTPUT_STREAMS as [OutputStream, ...OutputStream[]]).describe('Optional. stdout (default) or stderr.').optional(),
+    }),
+    title: 'Read a command output',
+  })
+}

@@ -1,0 +1,62 @@
+import {randomBytes} from 'node:crypto'
+
+// Whole outputs kept after a result was cut to the model's budget (and every job's output, while it runs and after),
+// so they can be read in pages (read_output) or as a resource. Bounded: past the total, the oldest finished output goes.
+
+export type OutputStream = 'stderr' | 'stdout'
+export const OUTPUT_STREAMS: readonly OutputStream[] = ['stdout', 'stderr']
+
+/** One run's output as the model may read it: terminal codes out, secrets redacted. */
+export interface KeptOutput {
+  /** The command line it came from, for listing. */
+  readonly commandLine: string
+  readonly id: string
+  /** Still growing (a job that runs): never evicted while it is. */
+  readonly live: boolean
+  /** Characters held now. */
+  readonly size: number
+  text(stream: OutputStream): string
+}
+
+/** Characters of output kept in all, by default (two streams of a run count together). */
+export const DEFAULT_KEPT_CHARS = 64 * 1024 * 1024
+
+/** An id nobody can guess: 72 random bits, URL- and URI-safe. */
+export function newOutputId(): string {
+  return randomBytes(9).toString('base64url')
+}
+
+/** The output of a finished run, fixed. */
+export function finishedOutput(id: string, commandLine: string, streams: Record<OutputStream, string>): KeptOutput {
+  return {commandLine, id, live: false, size: streams.stdout.length + streams.stderr.length, text: (stream) => streams[stream]}
+}
+
+/** Kept outputs by id, oldest first; one per server (the call environment owns it). */
+export class OutputStore {
+  private readonly outputs = new Map<string, KeptOutput>()
+
+  constructor(readonly maxChars = DEFAULT_KEPT_CHARS) {}
+
+  get(id: string): KeptOutput | undefined {
+    return this.outputs.get(id)
+  }
+
+  /** Keeps `output` (replacing one of the same id, as a finished job's fixed output replaces its live one). */
+  keep(output: KeptOutput): void {
+    this.outputs.delete(output.id)
+    this.outputs.set(output.id, output)
+    this.evict()
+  }
+
+  /** Drops the oldest finished outputs until the rest fit; a single output larger than the total is not kept at all. */
+  private evict(): void {
+    let total = 0
+    for (const output of this.outputs.values()) total += output.size
+    for (const [id, output] of this.outputs) {
+      if (total <= this.maxChars) return
+      if (output.live) continue
+      this.outputs.delete(id)
+      total -= output.size
+    }
+  }
+}
