@@ -27,7 +27,7 @@ module.exports = {
     allow('^src/settings/', '^src/settings/'),
     allow('^src/tools/catalog/', '^src/(tools/catalog|settings|host)/'),
     allow('^src/tools/exposure/', '^src/(tools/(catalog|exposure)|settings|host)/'),
-    allow('^src/tools/records/', '^src/tools/(catalog|records)/'),
+    allow('^src/tools/records/', '^src/(tools/(catalog|records)|settings)/'),
     allow('^src/tools/execution/', '^src/(tools/(catalog|exposure|records|execution)|settings|host)/'),
     allow('^src/tools/builtins/', '^src/(tools/(catalog|exposure|records|execution|builtins)|settings|host)/'),
     allow('^src/mcp/', '^src/(mcp|tools/(catalog|exposure|builtins)|tools/execution/(pipeline|call-environment|tool-result)\\.ts$|settings|host)'),

@@ -99,8 +99,8 @@ function callContext(ctx: ServerContext, server: McpServer, {era, http, versionH
  */
 function registerOutputs(server: McpServer, plan: ServerPlan): void {
   const template = new ResourceTemplate(`${uriScheme(plan.call.config.bin)}://output/{id}/{stream}`, {list: undefined})
-  server.registerResource('command-output', template, {description: 'The whole output of a command run whose result was cut, or of a job', mimeType: 'text/plain', title: 'Command output'}, (href, variables) => {
-    const output = plan.call.outputs.get(String(variables.id))
+  server.registerResource('command-output', template, {description: 'The whole output of a command run whose result was cut, or of a job', mimeType: 'text/plain', title: 'Command output'}, async (href, variables) => {
+    const output = await plan.call.outputs.find(String(variables.id))
     const stream = String(variables.stream)
     if (!output || (stream !== 'stdout' && stream !== 'stderr')) {
       throw new ResourceNotFoundError(href.href, `No kept output at ${href.href}: it was never kept, has been evicted for newer ones, or belonged to a server process that has stopped.`)

@@ -13,6 +13,8 @@ import {buildServerPlan, type ServerPlan} from './plan.js'
 export interface PreparedServer {
   /** The end of every server command: no idle worker, no running command, no private working directory left. */
   dispose(): Promise<void>
+  /** Connects what the server needs before it serves (the shared state store); rejects saying what is wrong. */
+  open(): Promise<void>
   plan: ServerPlan
   settings: Settings
   /** Starts the prewarmed workers (once the server is in use: warming competes with the first answer for the CPU). */
@@ -24,19 +26,22 @@ export interface PreparedServer {
 export interface PrepareOptions {
   /** Commands still running at their foreground budget go on as jobs (false: `mcp call`, which ends with its call). */
   background?: boolean
+  /** The shared state store (`mcp serve --state`). */
+  state?: string
 }
 
 /**
  * Settings from the host's `oclif.mcp` section and the command's flags, then the plan. Throws ConfigError (naming
  * the bad key) when the author's settings are invalid.
  */
-export function prepareServer(config: Config, flags: ServerFlags, {background = true}: PrepareOptions = {}): PreparedServer {
+export function prepareServer(config: Config, flags: ServerFlags, {background = true, state}: PrepareOptions = {}): PreparedServer {
   const author = parseAuthorConfig((config.pjson.oclif as {mcp?: unknown}).mcp)
-  const settings = resolveSettings(author, {...flags, cwd: flags.cwd && resolve(flags.cwd)}, background)
+  const settings = {...resolveSettings(author, {...flags, cwd: flags.cwd && resolve(flags.cwd)}, background), state}
   const plan = buildServerPlan(config, settings)
   const {call} = plan
   return {
     dispose: () => call.dispose(),
+    open: () => call.open(),
     plan,
     settings,
     startWorkers() {

@@ -38,6 +38,8 @@ export interface Settings {
   /** Calls that may wait for a free slot before further calls are refused as busy. */
   maxQueue: number
   projection: ProjectionOptions
+  /** The shared state store (`redis://…`) of `mcp serve --state`; undefined: files and this process's memory. */
+  state?: string
   /** How long a command may run in all, as a job included (per command: CommandTool.timeoutMs). */
   timeoutMs: number
   /**

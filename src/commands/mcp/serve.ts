@@ -7,6 +7,7 @@ import {readToken, TokenError} from '../../mcp/http/token.js'
 import {prepareServerFor} from '../../mcp/lifecycle.js'
 import {PROTOCOL_REVISIONS} from '../../mcp/plan.js'
 import {projectionFlags, serverFlags} from '../../settings/flags.js'
+import {resolveStateUrl, shownUrl} from '../../settings/state-url.js'
 
 export default class McpServe extends HostCommand {
   static summary = "Serve this CLI's commands as MCP tools over Streamable HTTP."
@@ -31,6 +32,10 @@ It listens on 127.0.0.1 only, unless --allow-remote is given together with a bea
     host: Flags.string({default: '127.0.0.1', description: 'Address to listen on.'}),
     'max-connections': Flags.integer({description: `Connections open at once; more are closed as they arrive (default ${DEFAULT_MAX_CONNECTIONS}).`, min: 1}),
     port: Flags.integer({default: 5757, description: 'Port to listen on; 0 takes a free one.', max: 65_535, min: 0}),
+    state: Flags.string({
+      description:
+        'A Redis URL (redis://host:port[/db], rediss:// for TLS) where idempotency records, jobs and kept outputs are shared with other replicas (default: files and this process; a URL with a password goes in <BIN>_MCP_STATE).',
+    }),
     // Refused with an explanation: a token on the command line is readable by every local user.
     token: Flags.string({description: 'Not accepted: use --token-file or the <BIN>_MCP_TOKEN environment variable.', hidden: true}),
     'token-file': Flags.file({description: 'File holding the bearer token clients must send; only its owner may read it (default: the <BIN>_MCP_TOKEN environment variable).', exists: true}),
@@ -52,7 +57,15 @@ It listens on 127.0.0.1 only, unless --allow-remote is given together with a bea
     const bind = checkBind(host, flags['allow-remote'], token)
     if (!bind.ok) this.error(bind.message, {exit: 1})
 
-    const prepared = prepareServerFor(this, flags)
+    const stateVariable = this.config.scopedEnvVarKey('MCP_STATE')
+    const state = resolveStateUrl(flags.state, process.env[stateVariable], stateVariable)
+    delete process.env[stateVariable]
+    if ('error' in state) this.error(state.error, {exit: 2})
+    const prepared = prepareServerFor(this, flags, {state: state.url})
+    await prepared.open().catch(async (error: Error) => {
+      await prepared.dispose()
+      this.error(error.message, {exit: 1})
+    })
 
     const serving = await serveOnHttp(prepared.plan, {
       allowedHosts: flags['allowed-host'] ?? [],
@@ -71,6 +84,7 @@ It listens on 127.0.0.1 only, unless --allow-remote is given together with a bea
         `Health check: ${serving.healthUrl}`,
         `Protocol revisions: ${PROTOCOL_REVISIONS.join(', ')}`,
         ...(token ? ['Clients must send the bearer token.'] : []),
+        ...(state.url ? [`State shared through ${shownUrl(state.url)}: idempotency records, jobs and kept outputs.`] : []),
         ...(confirmDestructive && !trustHostApproval
           ? [
               'Warning: --confirm-destructive over HTTP can ask only 2026-07-28 clients that declare elicitation. 2025-era clients (most hosts today) can never be asked here, so their destructive calls are refused; --trust-host-approval lets those hosts\' own approval decide instead.',

@@ -2,7 +2,7 @@ import * as z from 'zod'
 
 import type {CallEnvironment} from '../execution/call-environment.js'
 
-import {type Job, jobView, parseCursor, waitForJob} from '../execution/jobs.js'
+import {type Job, jobView, type Lookup, parseCursor} from '../execution/jobs.js'
 import {resultRoom} from '../execution/pipeline.js'
 import {errorResult} from '../execution/tool-result.js'
 import {type BuiltinTool, builtinTool, jsonResult} from './builtin-tool.js'
@@ -38,21 +38,23 @@ export function jobStatusTool(call: CallEnvironment): BuiltinTool {
         return jsonResult(jobs.length === 0 ? 'No jobs in this server.' : `${jobs.length} jobs, ${running} running (newest first).`, {jobs})
       }
 
-      const found = call.jobs.lookup(String(input.job))
+      const found = await call.jobs.lookup(String(input.job))
       if ('missing' in found) return found.missing
-      const {job} = found
       const since = parseCursor(input.cursor as string | undefined)
       if (!since) return errorResult(`Invalid cursor "${String(input.cursor)}": pass the cursor of an earlier job_status answer ("<stdout offset>.<stderr offset>"), or none for all the output.`)
       const wait = Math.min(Number(input.wait ?? 0), MAX_WAIT_SECONDS)
-      if (context.progress) job.watchers.add(context.progress)
+      const {watchers} = found.job
+      if (context.progress) watchers.add(context.progress)
+      let now: Lookup
       try {
-        await waitForJob(job, wait * 1000, context.signal)
+        now = await call.jobs.wait(found, wait * 1000, context.signal)
       } finally {
-        if (context.progress) job.watchers.delete(context.progress)
+        if (context.progress) watchers.delete(context.progress)
       }
 
+      if ('missing' in now) return now.missing
       const {budget, links} = resultRoom(call, context)
-      return jobView(job, since, budget, call.outputs, links ? call.outputLinks(job.id) : undefined)
+      return jobView(now.job, since, budget, now.output, links ? call.outputLinks(now.job.id) : undefined)
     },
     name: 'job_status',
     schema: z.strictObject({
@@ -72,15 +74,21 @@ export function cancelJobTool(call: CallEnvironment): BuiltinTool {
   return builtinTool({
     description: 'Stop a running job: its command and every process it started are killed. Work the command had begun may be left half done.',
     async handler(input, context) {
-      const found = call.jobs.lookup(String(input.job))
+      const found = await call.jobs.lookup(String(input.job))
       if ('missing' in found) return found.missing
-      const {job} = found
-      const stopped = call.jobs.cancel(job.id)
-      await waitForJob(job, CANCEL_WAIT_MS, context.signal)
+      let stopped: Awaited<ReturnType<typeof call.jobs.cancel>>
+      try {
+        stopped = await call.jobs.cancel(found.job.id)
+      } catch (error) {
+        return errorResult(`Job ${found.job.id} runs on another replica, and the cancellation could not be passed on through the shared state store: ${error instanceof Error ? error.message : String(error)}. Nothing was stopped.`)
+      }
+
+      const now = await call.jobs.wait(found, CANCEL_WAIT_MS, context.signal)
+      if ('missing' in now) return now.missing
       const {budget, links} = resultRoom(call, context)
-      const view = jobView(job, {stderr: 0, stdout: 0}, budget, call.outputs, links ? call.outputLinks(job.id) : undefined)
-      if (stopped) return view
-      const note = {text: `Job ${job.id} had already ended (${job.status}); nothing was stopped.`, type: 'text' as const}
+      const view = jobView(now.job, {stderr: 0, stdout: 0}, budget, now.output, links ? call.outputLinks(now.job.id) : undefined)
+      if (stopped !== 'ended') return view
+      const note = {text: `Job ${now.job.id} had already ended (${now.job.status}); nothing was stopped.`, type: 'text' as const}
       return {...view, content: [note, ...view.content]}
     },
     // Killing a command midway can leave what it was changing half changed; where every command a job can run only

@@ -4,7 +4,7 @@ import type {CallEnvironment} from '../execution/call-environment.js'
 
 import {resultRoom} from '../execution/pipeline.js'
 import {errorResult} from '../execution/tool-result.js'
-import {OUTPUT_STREAMS, type OutputStream} from '../records/output-store.js'
+import {OUTPUT_STREAMS, type OutputStream} from '../records/state-store.js'
 import {type BuiltinTool, builtinTool} from './builtin-tool.js'
 
 /** Room a page leaves for its header and structured fields within the result budget. */
@@ -18,9 +18,18 @@ export function readOutputTool(call: CallEnvironment): BuiltinTool {
   return builtinTool({
     description:
       'Read the whole output of a command whose result was cut to fit, or of a job, a page at a time. The cut result (or the job) names the output id; pass the offset of the next page from the previous answer.',
-    handler(input, context) {
+    async handler(input, context) {
       const id = String(input.output)
-      const output = call.outputs.get(id)
+      let output
+      try {
+        output = await call.outputs.find(id)
+      } catch (error) {
+        return {
+          ...errorResult(`Output "${id}" is not kept by this replica, and the shared state store cannot be read: ${error instanceof Error ? error.message : String(error)}`),
+          structuredContent: {code: 'STATE_STORE_UNAVAILABLE', output: id},
+        }
+      }
+
       if (!output) {
         return {
           ...errorResult(`No output "${id}" is kept in this server: it was never kept here, has been evicted to make room for newer ones, or belonged to a server process that has since stopped.`),

@@ -4,11 +4,13 @@ import {join} from 'node:path'
 
 import type {Settings} from '../../settings/settings.js'
 import type {Projection} from '../exposure/projection.js'
+import type {IdempotencyRecords, OutputStream} from '../records/state-store.js'
 
 import {hostBinScript, uriScheme} from '../../host/facts.js'
 import {AuditLog} from '../records/audit-log.js'
 import {IdempotencyStore} from '../records/idempotency-store.js'
-import {OutputStore, type OutputStream} from '../records/output-store.js'
+import {DEFAULT_KEPT_CHARS, OutputStore} from '../records/output-store.js'
+import {RedisState} from '../records/redis-state.js'
 import {childEnv} from './child-env.js'
 import {ProcessGroups} from './child-process.js'
 import {JobTable} from './jobs.js'
@@ -32,10 +34,13 @@ export interface CallEnvironment {
   dispose(): Promise<void>
   /** The process groups of the commands running now. */
   readonly groups: ProcessGroups
-  readonly idempotency: IdempotencyStore
+  /** Files in the CLI's cache dir, or the shared store (--state). */
+  readonly idempotency: IdempotencyRecords
   /** Commands that outlived their call (jobs.ts). */
   readonly jobs: JobTable
   readonly limiter: CommandLimiter
+  /** Connects to the shared state store, when there is one; throws StateError saying what is wrong. */
+  open(): Promise<void>
   /** The resource URIs of a kept output's streams (resources/read answers them while the output is kept). */
   outputLinks(id: string): Record<OutputStream, string>
   /** Whole outputs of cut results and of jobs, for read_output and resources/read. */
@@ -47,13 +52,18 @@ export interface CallEnvironment {
   readonly workers: WorkerPool
 }
 
+/** How long dispose waits for stopped jobs to record their end. */
+const DRAIN_MS = 3000
+
 export function createCallEnvironment(config: Config, settings: Settings, boundary: Projection): CallEnvironment {
   const binScript = hostBinScript(config)
   const groups = new ProcessGroups()
   const workdir = new DefaultWorkdir(settings.defaultCwd, config.bin)
   const workers = new WorkerPool({bin: binScript, env: childEnv(config, {}), root: config.root, size: settings.workers})
-  const outputs = new OutputStore()
-  const jobs = new JobTable(outputs)
+  // With --state, what outlives a call is shared with the other replicas on the same store.
+  const shared = settings.state ? new RedisState(settings.state, `oclif-mcp:${config.bin}`) : undefined
+  const outputs = new OutputStore(DEFAULT_KEPT_CHARS, shared)
+  const jobs = new JobTable(outputs, shared && {replica: shared.replica, store: shared})
   const stopCommands = () => {
     workers.close()
     jobs.cancelAll()
@@ -69,13 +79,19 @@ export function createCallEnvironment(config: Config, settings: Settings, bounda
     config,
     async dispose() {
       stopCommands()
+      // The cancelled jobs' ends are written to the shared store before its connection goes.
+      await jobs.settled(DRAIN_MS)
+      await shared?.close()
       await workdir.dispose()
     },
     groups,
     // In the CLI's cache dir, so a retry after a server restart still finds the first run's result.
-    idempotency: new IdempotencyStore({dir: join(config.cacheDir, 'mcp-idempotency')}),
+    idempotency: shared ?? new IdempotencyStore({dir: join(config.cacheDir, 'mcp-idempotency')}),
     jobs,
     limiter: new CommandLimiter(settings.maxConcurrency, settings.maxQueue),
+    async open() {
+      await shared?.connect()
+    },
     outputs,
     outputLinks: (id) => ({stderr: `${scheme}://output/${id}/stderr`, stdout: `${scheme}://output/${id}/stdout`}),
     settings,

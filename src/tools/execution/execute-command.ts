@@ -144,7 +144,7 @@ export async function executeCommand(tool: CommandTool, input: Record<string, un
     const ran: Ran = {cwd: workdir.dir, durationMs: first.durationMs, exitCode: first.exitCode ?? null, ran: !first.spawnError, result}
     if (!overBudget(result, how.budget)) return ran
     const id = newOutputId()
-    env.outputs.keep(finishedOutput(id, commandLine, streams))
+    env.outputs.keep(finishedOutput(id, commandLine, streams), {share: true})
     const size = {stderr: streams.stderr.length, stdout: streams.stdout.length}
     return {...ran, result: fitResult(result, how.budget, {id, links: links(id), size})}
   }
@@ -176,6 +176,6 @@ export async function executeCommand(tool: CommandTool, input: Record<string, un
     timeoutMs: tool.timeoutMs,
     watchers,
   })
-  const result = jobView(job, {stderr: 0, stdout: 0}, how.budget, env.outputs, links(job.id))
+  const result = jobView(job, {stderr: 0, stdout: 0}, how.budget, env.outputs.get(job.id), links(job.id))
   return {cwd: workdir.dir, exitCode: null, job, ran: true, result}
 }

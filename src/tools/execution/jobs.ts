@@ -1,6 +1,7 @@
 import type {CallToolResult} from '@modelcontextprotocol/server'
 
-import type {KeptOutput, OutputStore, OutputStream} from '../records/output-store.js'
+import type {KeptOutput, OutputStore} from '../records/output-store.js'
+import type {JobRecord, JobStatus, OutputStream, SharedRecords} from '../records/state-store.js'
 
 import {finishedOutput, newOutputId} from '../records/output-store.js'
 import {cutMiddle, fitResult, type KeptRef} from './result-budget.js'
@@ -8,9 +9,8 @@ import {cutMiddle, fitResult, type KeptRef} from './result-budget.js'
 // Commands that outlive their call. A call still running at its foreground budget answers with a job handle; the
 // command goes on in this server under its own time limit, and job_status, cancel_job and read_output follow it. The
 // states are the MCP tasks extension's (working, completed, failed, cancelled), so that once the SDK has tasks they
-// can be served from this table by an adapter.
-
-export type JobStatus = 'cancelled' | 'completed' | 'failed' | 'working'
+// can be served from this table by an adapter. With a shared store (--state), every job is mirrored there, so any
+// replica can follow it, and a cancellation asked on any replica reaches the one running it.
 
 /** How the command of a job ended: its result (whole; readers get it cut to their budget) and its exit code. */
 export interface JobEnd {
@@ -43,52 +43,92 @@ export interface JobStart {
 
 export interface Job extends Omit<JobStart, 'end' | 'read' | 'size' | 'stop'> {
   /** Set once the command has ended. */
-  end?: JobEnd
-  /** Resolves when the command has ended. */
+  end?: Omit<JobEnd, 'streams'>
+  /** Resolves when the command has ended (for a job of another replica: at once; it is polled). */
   ended: Promise<void>
   id: string
+  /** Set when another replica runs the job: this one only reads it from the shared store. */
+  owner?: string
   status: JobStatus
 }
 
 /** Finished jobs are kept this long, and at most this many, for their status and result. */
 export const JOB_RETENTION_MS = 60 * 60 * 1000
 export const MAX_FINISHED_JOBS = 100
+/** How often a running job's output, state and lease go to the shared store, and a cancellation is looked for. */
+export const MIRROR_MS = 1000
 
-/** The job of an id or an error result that says the id is unknown (or forgotten). */
-export type Lookup = {job: Job} | {missing: CallToolResult}
+/** A job and its output, or an error result that says why there is none (unknown, forgotten, store unreachable). */
+export type Lookup = {job: Job; output?: KeptOutput} | {missing: CallToolResult}
+
+function missing(text: string, code: string, id: string): Lookup {
+  return {missing: {content: [{text, type: 'text'}], isError: true, structuredContent: {code, job: id}}}
+}
+
+const describe = (error: unknown) => (error instanceof Error ? error.message : String(error))
 
 /** The jobs of one server (the call environment owns it); stopping the server stops them. */
 export class JobTable {
   private readonly jobs = new Map<string, Job>()
   private readonly stops = new Map<string, () => void>()
 
-  constructor(private readonly outputs: OutputStore) {}
+  constructor(
+    private readonly outputs: OutputStore,
+    private readonly shared?: {replica: string; store: SharedRecords},
+  ) {}
 
-  /** Jobs newest first, the finished ones past retention forgotten. */
-  list(): Job[] {
-    this.prune()
-    return [...this.jobs.values()].reverse()
-  }
-
-  lookup(id: string): Lookup {
-    this.prune()
-    const job = this.jobs.get(id)
-    if (job) return {job}
-    const known = [...this.jobs.keys()].slice(-5).reverse()
-    const text = `No job "${id}" in this server: it never existed here, finished more than ${JOB_RETENTION_MS / 60_000} minutes ago, or ran in a server process that has since stopped (jobs do not outlive their server).${known.length > 0 ? ` Recent jobs: ${known.join(', ')}.` : ''}`
-    return {missing: {content: [{text, type: 'text'}], isError: true, structuredContent: {code: 'UNKNOWN_JOB', job: id}}}
-  }
-
-  /** Stops a running job's command; false when it has already ended. */
-  cancel(id: string): boolean {
+  /** Stops a running job's command (here, or through the shared store on the replica running it). */
+  async cancel(id: string): Promise<'asked' | 'ended' | 'stopped'> {
     const stop = this.stops.get(id)
-    stop?.()
-    return stop !== undefined
+    if (stop) {
+      stop()
+      return 'stopped'
+    }
+
+    if (this.jobs.has(id) || !this.shared) return 'ended'
+    const found = await this.shared.store.readJob(id)
+    if (!found || found.record.status !== 'working' || !found.alive) return 'ended'
+    await this.shared.store.requestCancel(id)
+    return 'asked'
   }
 
   /** Stops every running job (the server is stopping). */
   cancelAll(): void {
     for (const stop of this.stops.values()) stop()
+  }
+
+  /** Resolves once every job of this server has ended and recorded its end, or after `ms`. */
+  async settled(ms: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined
+    const all = Promise.all([...this.jobs.values()].map((job) => job.ended.catch(() => {})))
+    await Promise.race([all, new Promise((resolve) => (timer = setTimeout(resolve, ms)))])
+    clearTimeout(timer)
+  }
+
+  /** This server's jobs newest first, the finished ones past retention forgotten. */
+  list(): Job[] {
+    this.prune()
+    return [...this.jobs.values()].reverse()
+  }
+
+  /** A job of this server, or (with a shared store) of another replica. */
+  async lookup(id: string): Promise<Lookup> {
+    this.prune()
+    const job = this.jobs.get(id)
+    if (job) return {job, output: this.outputs.get(id)}
+    if (this.shared) {
+      try {
+        const found = await this.shared.store.readJob(id)
+        if (found) return {job: remoteJob(found.record, found.alive), output: await this.remoteOutput(id, found.record.status === 'working' && found.alive)}
+      } catch (error) {
+        return missing(`Job "${id}" is not run by this replica, and the shared state store ${this.shared.store.shown} cannot be read: ${describe(error)}`, 'STATE_STORE_UNAVAILABLE', id)
+      }
+    }
+
+    const known = [...this.jobs.keys()].slice(-5).reverse()
+    const where = this.shared ? `in this server or in ${this.shared.store.shown}` : 'in this server'
+    const text = `No job "${id}" ${where}: it never existed, finished more than ${JOB_RETENTION_MS / 60_000} minutes ago, or ran in a server process that has since stopped (jobs do not outlive their server).${known.length > 0 ? ` Recent jobs: ${known.join(', ')}.` : ''}`
+    return missing(text, 'UNKNOWN_JOB', id)
   }
 
   /** Takes over a running command as a job; its output is kept (live) under the job's id. */
@@ -108,15 +148,95 @@ export class JobTable {
     this.outputs.keep(live)
     this.stops.set(id, stop)
     const job: Job = {...facts, ended: Promise.resolve(), id, status: 'working'}
-    job.ended = end.then((ended) => {
+    const mirrored = this.mirror(job, read, stop)
+    job.ended = end.then(async (ended) => {
       this.stops.delete(id)
-      job.end = ended
+      const {streams, ...rest} = ended
+      job.end = rest
       job.status = ended.cancelled ? 'cancelled' : ended.result.isError ? 'failed' : 'completed'
       job.watchers.clear()
-      this.outputs.keep(finishedOutput(id, start.commandLine, ended.streams))
+      this.outputs.keep(finishedOutput(id, start.commandLine, streams))
+      await mirrored?.finish(streams)
     })
     this.jobs.set(id, job)
     return job
+  }
+
+  /**
+   * Waits (up to `ms`) for a job to end: this server's by its promise, another replica's by reading the store again
+   * every MIRROR_MS. Returns the job as it is then.
+   */
+  async wait(found: Extract<Lookup, {job: Job}>, ms: number, signal?: AbortSignal): Promise<Lookup> {
+    if (!found.job.owner) {
+      await waitForJob(found.job, ms, signal)
+      return {job: found.job, output: this.outputs.get(found.job.id)}
+    }
+
+    const deadline = Date.now() + ms
+    let now: Lookup = found
+    while ('job' in now && now.job.status === 'working' && Date.now() < deadline && !signal?.aborted) {
+      await new Promise((resolve) => setTimeout(resolve, Math.min(MIRROR_MS, deadline - Date.now())))
+      now = await this.lookup(found.job.id)
+    }
+
+    return now
+  }
+
+  /**
+   * Mirrors a job into the shared store while it runs: its output (complete lines) and state every MIRROR_MS, which
+   * also renews its lease, and a cancellation asked for on another replica stops it. Store errors are said on stderr
+   * once; the job runs on regardless.
+   */
+  private mirror(job: Job, read: (stream: OutputStream) => string, stop: () => void): undefined | {finish: (streams: Record<OutputStream, string>) => Promise<void>} {
+    const {shared} = this
+    if (!shared) return undefined
+    const record = (): JobRecord => ({
+      command: job.command,
+      commandLine: job.commandLine,
+      cwd: job.cwd,
+      id: job.id,
+      owner: shared.replica,
+      startedAt: job.startedAt,
+      status: job.status,
+      timeoutMs: job.timeoutMs,
+      ...(job.end ? {end: job.end} : {}),
+    })
+    let warned = false
+    const warn = (error: unknown) => {
+      if (warned) return
+      warned = true
+      process.stderr.write(`[mcp] job ${job.id}: the shared state store ${shared.store.shown} failed (${describe(error)}); other replicas may not see its progress.\n`)
+    }
+
+    const sent = {stderr: 0, stdout: 0}
+    let busy: Promise<void> | undefined
+    const sync = async () => {
+      for (const stream of ['stdout', 'stderr'] as const) {
+        const text = read(stream)
+        if (text.length <= sent[stream]) continue
+        await shared.store.appendOutput(job.id, stream, text.slice(sent[stream]))
+        sent[stream] = text.length
+      }
+
+      await shared.store.ownJob(record())
+      if (await shared.store.cancelRequested(job.id)) stop()
+    }
+
+    const tick = () => {
+      busy ??= sync()
+        .catch(warn)
+        .finally(() => (busy = undefined))
+    }
+
+    shared.store.ownJob(record()).catch(warn)
+    const timer = setInterval(tick, MIRROR_MS)
+    return {
+      async finish(streams) {
+        clearInterval(timer)
+        await busy
+        await shared.store.finishJob(record(), streams).catch(warn)
+      },
+    }
   }
 
   private prune(): void {
@@ -127,6 +247,24 @@ export class JobTable {
       if (old || finished.length - index > MAX_FINISHED_JOBS) this.jobs.delete(job.id)
     }
   }
+
+  private async remoteOutput(id: string, live: boolean): Promise<KeptOutput | undefined> {
+    const found = await this.shared!.store.readOutput(id)
+    if (!found) return undefined
+    return {...finishedOutput(id, found.commandLine, found.streams), live}
+  }
+}
+
+/** A job another replica runs (or ran), as its record in the shared store says; one whose replica stopped has failed. */
+function remoteJob(record: JobRecord, alive: boolean): Job {
+  const job: Job = {...record, ended: Promise.resolve(), watchers: new Set()}
+  if (record.status === 'working' && !alive) {
+    const text = `The replica that ran this job (${record.owner}) stopped before the job ended; its command ended with it.`
+    job.status = 'failed'
+    job.end = {cancelled: false, durationMs: Date.now() - record.startedAt, exitCode: null, result: {content: [{text, type: 'text'}], isError: true}}
+  }
+
+  return job
 }
 
 /** Offsets into a job's stdout and stderr, as the opaque cursor job_status hands out: `"<stdout>.<stderr>"`. */
@@ -162,8 +300,7 @@ function followUp(job: Job, cursor: string): string {
  * A job as a tool result fitted to `budget`: while it runs, the output written since `since` (complete lines) and
  * the cursor to read on from; once it has ended, the command's own result. `kept` says where the whole output is.
  */
-export function jobView(job: Job, since: Record<OutputStream, number>, budget: number, outputs: OutputStore, links?: KeptRef['links']): CallToolResult {
-  const output = outputs.get(job.id)
+export function jobView(job: Job, since: Record<OutputStream, number>, budget: number, output: KeptOutput | undefined, links?: KeptRef['links']): CallToolResult {
   const size = {stderr: output?.text('stderr').length ?? 0, stdout: output?.text('stdout').length ?? 0}
   const kept: KeptRef | undefined = output ? {id: job.id, links, size} : undefined
   if (job.end) {

@@ -126,8 +126,8 @@ async function execution(tool: CommandTool, args: Record<string, unknown>, key: 
     case 'replayed': {
       // A key whose call went on as a job answers with that job as it is now, not with the moment it started.
       const jobId = (recorded.result.structuredContent as {job?: {id?: unknown}} | undefined)?.job?.id
-      const found = typeof jobId === 'string' ? env.jobs.lookup(jobId) : undefined
-      const first = found && 'job' in found ? jobView(found.job, {stderr: 0, stdout: 0}, how.budget, env.outputs, how.links ? env.outputLinks(jobId as string) : undefined) : recorded.result
+      const found = typeof jobId === 'string' ? await env.jobs.lookup(jobId) : undefined
+      const first = found && 'job' in found ? jobView(found.job, {stderr: 0, stdout: 0}, how.budget, found.output, how.links ? env.outputLinks(found.job.id) : undefined) : recorded.result
       const what = found ? `the job its first call started (${jobId})${'job' in found ? '' : ', which this server no longer knows'}` : `the result recorded at ${recorded.recordedAt}`
       const note = `Replayed: this is ${what} for idempotencyKey "${key}"; the command did not run again.`
       const result = withNote(first, note, {[`${META}/idempotency`]: {recordedAt: recorded.recordedAt, replayed: true}})

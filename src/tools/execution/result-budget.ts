@@ -1,6 +1,6 @@
 import type {CallToolResult, ResourceLink} from '@modelcontextprotocol/server'
 
-import type {OutputStream} from '../records/output-store.js'
+import type {OutputStream} from '../records/state-store.js'
 
 // What a result may hold for the model. Hosts budget tool results (Claude Code warns above 10K tokens and stops at
 // 25K; Gemini CLI cuts at 40,000 characters) and some show the model JSON.stringify(structuredContent) instead of the

@@ -1,10 +1,10 @@
 import {randomBytes} from 'node:crypto'
 
+import type {OutputStream, SharedRecords} from './state-store.js'
+
 // Whole outputs kept after a result was cut to the model's budget (and every job's output, while it runs and after),
 // so they can be read in pages (read_output) or as a resource. Bounded: past the total, the oldest finished output goes.
 
-export type OutputStream = 'stderr' | 'stdout'
-export const OUTPUT_STREAMS: readonly OutputStream[] = ['stdout', 'stderr']
 
 /** One run's output as the model may read it: terminal codes out, secrets redacted. */
 export interface KeptOutput {
@@ -31,21 +31,44 @@ export function finishedOutput(id: string, commandLine: string, streams: Record<
   return {commandLine, id, live: false, size: streams.stdout.length + streams.stderr.length, text: (stream) => streams[stream]}
 }
 
-/** Kept outputs by id, oldest first; one per server (the call environment owns it). */
+/**
+ * Kept outputs by id, oldest first; one per server (the call environment owns it). With a shared store, the outputs
+ * of cut results are also written there, and an id this process does not hold is looked up there (another replica's).
+ */
 export class OutputStore {
   private readonly outputs = new Map<string, KeptOutput>()
 
-  constructor(readonly maxChars = DEFAULT_KEPT_CHARS) {}
+  constructor(
+    readonly maxChars = DEFAULT_KEPT_CHARS,
+    private readonly shared?: SharedRecords,
+  ) {}
+
+  /** The output of `id`, from this process or the shared store; throws when the shared store cannot be reached. */
+  async find(id: string): Promise<KeptOutput | undefined> {
+    const own = this.outputs.get(id)
+    if (own || !this.shared) return own
+    const found = await this.shared.readOutput(id)
+    return found && finishedOutput(id, found.commandLine, found.streams)
+  }
 
   get(id: string): KeptOutput | undefined {
     return this.outputs.get(id)
   }
 
-  /** Keeps `output` (replacing one of the same id, as a finished job's fixed output replaces its live one). */
-  keep(output: KeptOutput): void {
+  /**
+   * Keeps `output` (replacing one of the same id, as a finished job's fixed output replaces its live one); `share`
+   * also writes a finished one to the shared store (a failure there is said on stderr: this process still has it).
+   */
+  keep(output: KeptOutput, {share = false} = {}): void {
     this.outputs.delete(output.id)
     this.outputs.set(output.id, output)
     this.evict()
+    if (share && this.shared && !output.live) {
+      const streams = {stderr: output.text('stderr'), stdout: output.text('stdout')}
+      this.shared.keepOutput(output.id, output.commandLine, streams).catch((error: unknown) => {
+        process.stderr.write(`[mcp] could not keep output ${output.id} in ${this.shared!.shown}: ${error instanceof Error ? error.message : String(error)}\n`)
+      })
+    }
   }
 
   /** Drops the oldest finished outputs until the rest fit; a single output larger than the total is not kept at all. */

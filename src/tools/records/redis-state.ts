@@ -1,0 +1,305 @@
+import type {RedisClientType} from '@redis/client'
+
+import {randomBytes} from 'node:crypto'
+import {hostname} from 'node:os'
+import {setTimeout as sleep} from 'node:timers/promises'
+
+import type {Execution, IdempotentOutcome} from './idempotency-store.js'
+import type {IdempotencyRecords, JobRecord, OutputStream, SharedRecords} from './state-store.js'
+
+import {shownUrl} from '../../settings/state-url.js'
+import {canonicalJson, shortHash} from '../catalog/fingerprint.js'
+import {checkIdempotencyKey} from './idempotency-store.js'
+
+// The Redis store: idempotency records, job status and job output, and kept outputs, shared by every `mcp serve`
+// replica that names the same Redis. A claim is a key set only if absent (SET NX), kept alive by a lease its
+// replica renews while the command runs; its result replaces it only while it is still that claim (a Lua
+// compare-and-set), so a replica that lost its claim never overwrites another's record.
+
+export class StateError extends Error {
+  readonly code = 'STATE_STORE_UNAVAILABLE'
+}
+
+/** A claim or job whose lease is not renewed for this long has lost its process (its replica stopped). */
+const LEASE_MS = 15_000
+const RENEW_MS = 5000
+/** How long an idempotency record is kept, how often a waiting replica looks again, and for how long. */
+const RECORD_MS = 24 * 60 * 60 * 1000
+const POLL_MS = 200
+const WAIT_MS = 10 * 60 * 1000
+/** Jobs and outputs are kept this long after they end (as in one server: jobs.ts JOB_RETENTION_MS). */
+const KEPT_MS = 60 * 60 * 1000
+/** Commands are given up on, and said so, after this long without an answer from Redis. */
+const COMMAND_TIMEOUT_MS = 5000
+
+/** Sets KEYS[1] to ARGV[2] (for ARGV[3] ms) only while it still holds ARGV[1]. */
+const REPLACE_IF_SAME = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3]) else return false end`
+/** Deletes KEYS[1] only while it still holds ARGV[1]. */
+const DELETE_IF_SAME = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end`
+
+interface Claim {argsHash: string; owner: string; startedAt: number; state: 'interrupted' | 'running'; tool: string}
+interface Done {argsHash: string; recordedAt: number; result: Execution['result']; startedAt: number; state: 'done'; tool: string}
+type StoredRecord = Claim | Done
+
+const describe = (error: unknown) => (error instanceof Error ? error.message : String(error))
+
+/** One connection to Redis and the records kept in it, under `prefix`. */
+export class RedisState implements IdempotencyRecords, SharedRecords {
+  /** This replica, as claims and jobs name their owner. */
+  readonly replica = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`
+  readonly shown: string
+  private client?: RedisClientType
+  private readonly inflight = new Map<string, Promise<void>>()
+
+  constructor(
+    private readonly url: string,
+    private readonly prefix: string,
+  ) {
+    this.shown = shownUrl(url)
+  }
+
+  async appendOutput(id: string, stream: OutputStream, text: string): Promise<void> {
+    const key = this.key('out', id, stream)
+    await this.cmd((redis) => redis.multi().append(key, text).pExpire(key, KEPT_MS + LEASE_MS * 4).exec())
+  }
+
+  async cancelRequested(id: string): Promise<boolean> {
+    return (await this.cmd((redis) => redis.exists(this.key('job-cancel', id)))) === 1
+  }
+
+  /** Lets commands in flight finish (for at most COMMAND_TIMEOUT_MS), then closes the connection. */
+  async close(): Promise<void> {
+    const {client} = this
+    this.client = undefined
+    if (!client) return
+    const closing = client.close().catch(() => {})
+    if ((await Promise.race([closing.then(() => 'closed'), sleep(COMMAND_TIMEOUT_MS)])) !== 'closed') {
+      try {
+        client.destroy()
+      } catch {
+        // Closed meanwhile.
+      }
+    }
+  }
+
+  /** Connects and checks the connection (PING); throws StateError saying what to fix. */
+  async connect(): Promise<void> {
+    const {createClient} = await import('@redis/client')
+    const client = createClient({
+      // A command sent while Redis is away fails at once (no offline queue): a call then gets a clear error.
+      disableOfflineQueue: true,
+      // Once connected, a lost connection is retried for ever (backing off to 2 s); the first connection is not.
+      socket: {connectTimeout: COMMAND_TIMEOUT_MS, reconnectStrategy: (retries) => (this.client ? Math.min(100 * 2 ** retries, 2000) : false)},
+      url: this.url,
+    }) as unknown as RedisClientType
+    // Reconnection is the client's business; an error event must not end the process.
+    client.on('error', () => {})
+    try {
+      await client.connect()
+      this.client = client
+      await this.cmd((redis) => redis.ping())
+    } catch (error) {
+      this.client = undefined
+      try {
+        client.destroy()
+      } catch {
+        // Already closed by the failed connection.
+      }
+
+      throw new StateError(`Cannot use the state store ${this.shown}: ${describe(error)}`)
+    }
+  }
+
+  async finishJob(record: JobRecord, streams: Record<OutputStream, string>): Promise<void> {
+    await this.cmd((redis) =>
+      redis
+        .multi()
+        .set(this.key('job', record.id), JSON.stringify(record), {expiration: {type: 'PX', value: KEPT_MS}})
+        .set(this.key('out', record.id, 'stdout'), streams.stdout, {expiration: {type: 'PX', value: KEPT_MS}})
+        .set(this.key('out', record.id, 'stderr'), streams.stderr, {expiration: {type: 'PX', value: KEPT_MS}})
+        .set(this.key('out', record.id, 'meta'), record.commandLine, {expiration: {type: 'PX', value: KEPT_MS}})
+        .del(this.key('job-lease', record.id))
+        .exec(),
+    )
+  }
+
+  async keepOutput(id: string, commandLine: string, streams: Record<OutputStream, string>): Promise<void> {
+    await this.cmd((redis) =>
+      redis
+        .multi()
+        .set(this.key('out', id, 'stdout'), streams.stdout, {expiration: {type: 'PX', value: KEPT_MS}})
+        .set(this.key('out', id, 'stderr'), streams.stderr, {expiration: {type: 'PX', value: KEPT_MS}})
+        .set(this.key('out', id, 'meta'), commandLine, {expiration: {type: 'PX', value: KEPT_MS}})
+        .exec(),
+    )
+  }
+
+  async ownJob(record: JobRecord): Promise<void> {
+    const expiration = {expiration: {type: 'PX' as const, value: record.timeoutMs + KEPT_MS}}
+    await this.cmd((redis) =>
+      redis
+        .multi()
+        .set(this.key('job', record.id), JSON.stringify(record), expiration)
+        .set(this.key('out', record.id, 'meta'), record.commandLine, expiration)
+        .set(this.key('job-lease', record.id), this.replica, {expiration: {type: 'PX', value: LEASE_MS}})
+        .exec(),
+    )
+  }
+
+  async readJob(id: string): Promise<undefined | {alive: boolean; record: JobRecord}> {
+    const [text, lease] = await this.cmd((redis) => redis.mGet([this.key('job', id), this.key('job-lease', id)]))
+    if (!text) return undefined
+    const record = JSON.parse(text) as JobRecord
+    return {alive: record.status !== 'working' || lease !== null, record}
+  }
+
+  async readOutput(id: string): Promise<undefined | {commandLine: string; streams: Record<OutputStream, string>}> {
+    const [commandLine, stdout, stderr] = await this.cmd((redis) => redis.mGet([this.key('out', id, 'meta'), this.key('out', id, 'stdout'), this.key('out', id, 'stderr')]))
+    if (commandLine === null) return undefined
+    return {commandLine, streams: {stderr: stderr ?? '', stdout: stdout ?? ''}}
+  }
+
+  async requestCancel(id: string): Promise<void> {
+    await this.cmd((redis) => redis.set(this.key('job-cancel', id), this.replica, {expiration: {type: 'PX', value: KEPT_MS}}))
+  }
+
+  /**
+   * Runs `execute` at most once per tool + key (+ the same arguments) across every replica, and records its result
+   * for later retries. Redis unreachable before the claim: refused, nothing runs. Lost after it: the command has run,
+   * and the result says it could not be recorded.
+   */
+  async run(tool: string, key: string, args: unknown, execute: () => Promise<Execution>): Promise<IdempotentOutcome> {
+    const invalid = checkIdempotencyKey(key)
+    if (invalid) return {message: invalid, reason: 'invalid-key', status: 'refused'}
+    const id = shortHash(JSON.stringify([tool, key]), 64)
+    const argsHash = shortHash(canonicalJson(args), 64)
+    // Calls with the same key in this replica queue behind the one in flight instead of polling Redis.
+    for (let busy = this.inflight.get(id); busy; busy = this.inflight.get(id)) await busy
+    const job = this.settle(id, tool, argsHash, execute)
+    const settled = job.then(() => {}, () => {})
+    this.inflight.set(id, settled)
+    try {
+      return await job
+    } finally {
+      if (this.inflight.get(id) === settled) this.inflight.delete(id)
+    }
+  }
+
+  private async execute(id: string, claimText: string, claim: Claim, execute: () => Promise<Execution>): Promise<IdempotentOutcome> {
+    const record = this.key('idem', id)
+    const lease = this.key('idem-lease', id, this.replica)
+    const renew = setInterval(() => {
+      this.cmd((redis) => redis.pExpire(lease, LEASE_MS)).catch(() => {})
+    }, RENEW_MS)
+    let execution: Execution
+    try {
+      execution = await execute()
+    } catch (error) {
+      await this.replaceIfSame(record, claimText, JSON.stringify({...claim, state: 'interrupted'})).catch(() => {})
+      throw error
+    } finally {
+      clearInterval(renew)
+    }
+
+    const {result} = execution
+    if (!execution.ran) {
+      const released = await this.cmd((redis) => redis.eval(DELETE_IF_SAME, {arguments: [claimText], keys: [record]}))
+        .then(() => undefined, (error: unknown) => `Could not release the idempotency record: ${describe(error)}`)
+      await this.cmd((redis) => redis.del(lease)).catch(() => {})
+      return released ? {result, status: 'not-run', storageError: released} : {result, status: 'not-run'}
+    }
+
+    const done: Done = {argsHash: claim.argsHash, recordedAt: Date.now(), result, startedAt: claim.startedAt, state: 'done', tool: claim.tool}
+    try {
+      if (!(await this.replaceIfSame(record, claimText, JSON.stringify(done)))) throw new Error('the claim was no longer this replica’s')
+      await this.cmd((redis) => redis.del(lease)).catch(() => {})
+    } catch (error) {
+      const storageError = `The result could not be recorded in ${this.shown}, so a retry with this idempotencyKey may not get it back (it is then answered as interrupted; it is never run again): ${describe(error)}`
+      return {result, status: 'executed', storageError}
+    }
+
+    return {result, status: 'executed'}
+  }
+
+  private key(kind: string, id: string, part?: string): string {
+    return part ? `${this.prefix}:${kind}:${id}:${part}` : `${this.prefix}:${kind}:${id}`
+  }
+
+  /**
+   * One round trip to Redis, given up on (StateError) when Redis does not answer within COMMAND_TIMEOUT_MS: the
+   * client's own timeout covers only the wait before a command is written, not a Redis that stopped answering.
+   */
+  private async cmd<T>(send: (redis: RedisClientType) => Promise<T>): Promise<T> {
+    if (!this.client) throw new StateError(`The state store ${this.shown} is not connected.`)
+    const answer = send(this.client)
+    let timer: NodeJS.Timeout | undefined
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new StateError(`${this.shown} did not answer within ${COMMAND_TIMEOUT_MS / 1000} s`)), COMMAND_TIMEOUT_MS)
+    })
+    try {
+      return await Promise.race([answer, late])
+    } finally {
+      clearTimeout(timer)
+      // An answer that comes after the wait was given up on is dropped, its failure too.
+      answer.catch(() => {})
+    }
+  }
+
+  private async replaceIfSame(key: string, expected: string, next: string): Promise<boolean> {
+    return (await this.cmd((redis) => redis.eval(REPLACE_IF_SAME, {arguments: [expected, next, String(RECORD_MS)], keys: [key]}))) !== null
+  }
+
+  private async settle(id: string, tool: string, argsHash: string, execute: () => Promise<Execution>): Promise<IdempotentOutcome> {
+    const unavailable = (error: unknown): IdempotentOutcome => ({
+      message: `The idempotency store ${this.shown} could not be used, so the command was not run (${describe(error)}). Retry later, or without idempotencyKey to run it unprotected.`,
+      reason: 'unavailable',
+      status: 'refused',
+    })
+    const record = this.key('idem', id)
+    // Each replica's lease on a key is its own key, so no replica's lease is ever overwritten by another's.
+    const lease = (owner: string) => this.key('idem-lease', id, owner)
+    const deadline = Date.now() + WAIT_MS
+    for (;;) {
+      const claim: Claim = {argsHash, owner: this.replica, startedAt: Date.now(), state: 'running', tool}
+      const claimText = JSON.stringify(claim)
+      let text: null | string
+      let alive = false
+      try {
+        // The lease first: a claim is never seen without its lease while its replica lives.
+        await this.cmd((redis) => redis.set(lease(this.replica), claimText, {expiration: {type: 'PX', value: LEASE_MS}}))
+        if ((await this.cmd((redis) => redis.set(record, claimText, {condition: 'NX', expiration: {type: 'PX', value: RECORD_MS}}))) === 'OK') {
+          return this.execute(id, claimText, claim, execute)
+        }
+
+        await this.cmd((redis) => redis.del(lease(this.replica)))
+        text = await this.cmd((redis) => redis.get(record))
+        const owner = text === null ? undefined : (JSON.parse(text) as StoredRecord & {owner?: string}).owner
+        if (owner) alive = (await this.cmd((redis) => redis.exists(lease(owner)))) === 1
+      } catch (error) {
+        return unavailable(error)
+      }
+
+      if (text === null) continue
+      const stored = JSON.parse(text) as StoredRecord
+      const started = new Date(stored.startedAt).toISOString()
+      if (stored.argsHash !== argsHash) {
+        return {message: `This idempotencyKey was already used for a ${tool} call with different arguments (at ${started}). Use a new key for a different call.`, reason: 'conflict', status: 'refused'}
+      }
+
+      if (stored.state === 'done') return {recordedAt: new Date(stored.recordedAt).toISOString(), result: stored.result, status: 'replayed'}
+      if (stored.state !== 'running' || !alive) {
+        return {
+          message: `An earlier ${tool} call with this idempotencyKey (started ${started}) was interrupted before it finished, so the command may or may not have run. It is not run again with this key: check whether it took effect, and use a new key to run it again.`,
+          reason: 'interrupted',
+          status: 'refused',
+        }
+      }
+
+      if (Date.now() >= deadline) {
+        return {message: `An earlier ${tool} call with this idempotencyKey (started ${started}) is still running on another replica. Retry later with the same key to get its result.`, reason: 'in-progress', status: 'refused'}
+      }
+
+      await sleep(POLL_MS)
+    }
+  }
+}
