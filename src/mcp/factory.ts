@@ -4,8 +4,6 @@ import {
   McpServer,
   type McpRequestContext,
   type ProtocolEra,
-  ResourceNotFoundError,
-  ResourceTemplate,
   type ServerContext,
   type StandardSchemaWithJSON,
   type Tool,
@@ -16,12 +14,13 @@ import type {CallAnswer, CallContext} from '../tools/execution/pipeline.js'
 import type {Listable} from '../tools/exposure/listing.js'
 import type {ServerPlan} from './plan.js'
 
-import {uriScheme} from '../host/facts.js'
 import {toJsonSchema, withoutHostKeys} from '../tools/catalog/input-schema.js'
 import {callCommandTool} from '../tools/execution/pipeline.js'
 import {errorResult} from '../tools/execution/tool-result.js'
 import {listingEntry} from '../tools/exposure/listing.js'
 import {askingFor} from './confirmation.js'
+import {registerPrompts} from './prompts.js'
+import {registerResources} from './resources.js'
 
 /** Array elements and object members one tools/call's arguments may hold in all (the SDK refuses more). */
 const MAX_TOOL_INPUT_ELEMENTS = 10_000
@@ -93,23 +92,6 @@ function callContext(ctx: ServerContext, server: McpServer, {era, http, versionH
   return {...base, progress: report}
 }
 
-/**
- * The whole outputs the server keeps (of results cut to the model's budget, and of jobs) as resources, one per stream;
- * cut results link to them. Not listed: they are many, short-lived, and named by the results that need them.
- */
-function registerOutputs(server: McpServer, plan: ServerPlan): void {
-  const template = new ResourceTemplate(`${uriScheme(plan.call.config.bin)}://output/{id}/{stream}`, {list: undefined})
-  server.registerResource('command-output', template, {description: 'The whole output of a command run whose result was cut, or of a job', mimeType: 'text/plain', title: 'Command output'}, async (href, variables) => {
-    const output = await plan.call.outputs.find(String(variables.id))
-    const stream = String(variables.stream)
-    if (!output || (stream !== 'stdout' && stream !== 'stderr')) {
-      throw new ResourceNotFoundError(href.href, `No kept output at ${href.href}: it was never kept, has been evicted for newer ones, or belonged to a server process that has stopped.`)
-    }
-
-    return {contents: [{mimeType: 'text/plain', text: output.text(stream), uri: href.href}]}
-  })
-}
-
 type Handler = (input: Record<string, unknown>, context: CallContext) => CallAnswer | Promise<CallAnswer>
 
 /** One tool, as the SDK registers it: the SDK validates the input, then `handler` answers (faults included). */
@@ -148,18 +130,12 @@ export function createServerFactory(plan: ServerPlan, options: {warnUnaskable?: 
       versionHeader: context?.requestInfo?.headers.get('mcp-protocol-version') ?? undefined,
     }
     const server = new McpServer(plan.info, {
-      capabilities: {logging: {}, resources: {listChanged: false}, tools: {listChanged: false}},
+      capabilities: {logging: {}, ...(plan.prompts.length > 0 ? {prompts: {listChanged: false}} : {}), resources: {listChanged: false}, tools: {listChanged: false}},
       instructions: plan.instructions.summary,
       maxToolInputElements: MAX_TOOL_INPUT_ELEMENTS,
     })
-    const {markdown, uri} = plan.instructions
-    server.registerResource(
-      'agent-instructions',
-      uri,
-      {description: `How to use ${plan.info.name} through this server`, mimeType: 'text/markdown', title: 'Agent instructions'},
-      (href) => ({contents: [{mimeType: 'text/markdown', text: markdown, uri: href.href}]}),
-    )
-    registerOutputs(server, plan)
+    registerResources(server, plan)
+    registerPrompts(server, plan.prompts)
     if (options.warnUnaskable && plan.call.settings.confirmDestructive && !plan.call.settings.trustHostApproval) {
       // One connection per process on stdio: say once, at the handshake, what the pipeline will do with this client.
       server.server.oninitialized = () => {

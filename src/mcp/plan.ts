@@ -9,7 +9,7 @@ import type {Projection} from '../tools/exposure/projection.js'
 import {cliInfoTool} from '../tools/builtins/cli-info.js'
 import {describeCapabilitiesTool} from '../tools/builtins/describe-capabilities.js'
 import {describeCommandTool} from '../tools/builtins/describe-command.js'
-import {docsTools} from '../tools/builtins/docs.js'
+import {docsIndex, type DocsIndex, docsTools} from '../tools/builtins/docs.js'
 import {findCommandsTool} from '../tools/builtins/find-commands.js'
 import {cancelJobTool, jobStatusTool} from '../tools/builtins/jobs.js'
 import {listCommandsTool} from '../tools/builtins/list-commands.js'
@@ -18,6 +18,7 @@ import {runCommandTool} from '../tools/builtins/run-command.js'
 import {buildRegistry} from '../tools/catalog/registry.js'
 import {type CallEnvironment, createCallEnvironment} from '../tools/execution/call-environment.js'
 import {project} from '../tools/exposure/projection.js'
+import {type PlannedPrompt, planPrompts} from './prompts.js'
 import {agentInstructions, type AgentInstructions} from './instructions.js'
 
 // The composition root: from the host's config and the settings, the registry, the projection, the call environment
@@ -33,11 +34,15 @@ export type ListedTool = {kind: 'builtin'; tool: BuiltinTool} | {kind: 'command'
 export interface ServerPlan {
   /** What calls run with; its dispose() ends everything the server's calls leave running. */
   call: CallEnvironment
+  /** The docs search_docs, read_doc and the docs resources serve. */
+  docs: DocsIndex
   info: {name: string; title?: string; version: string}
   instructions: AgentInstructions
   /** Exactly what the factory registers, in order (describe_capabilities reports these names). */
   listed: readonly ListedTool[]
   projection: Projection
+  /** The author's prompts (oclif.mcp.prompts), compiled. */
+  prompts: readonly PlannedPrompt[]
   registry: Registry
 }
 
@@ -50,6 +55,7 @@ export function buildServerPlan(config: Config, settings: Settings): ServerPlan 
   const projection = project(registry, settings)
   const call = createCallEnvironment(config, settings, projection)
   const listed: ListedTool[] = []
+  const docs = docsIndex(config, settings.author.docs ?? [])
   const builtins = [
     describeCapabilitiesTool(projection, () => listed.map((entry) => entry.tool.name)),
     cliInfoTool(config, projection, PROTOCOL_REVISIONS),
@@ -60,11 +66,13 @@ export function buildServerPlan(config: Config, settings: Settings): ServerPlan 
     jobStatusTool(call),
     cancelJobTool(call),
     readOutputTool(call),
-    ...docsTools(config, settings.author.docs ?? []),
+    ...docsTools(config, docs),
   ]
   listed.push(...builtins.map((tool) => ({kind: 'builtin' as const, tool})), ...projection.band.map((tool) => ({kind: 'command' as const, tool})))
   return {
     call,
+    docs,
+    prompts: planPrompts(config, settings.author.prompts, projection),
     info: {name: config.bin, version: config.version, ...(settings.author.title ? {title: settings.author.title} : {})},
     instructions: agentInstructions(config, settings, projection),
     listed,

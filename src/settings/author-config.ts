@@ -21,6 +21,25 @@ export const commandSettingsSchema = z.strictObject({
   timeout: z.number().positive().max(86_400).optional().describe('seconds'),
 })
 
+/** One argument of an author's prompt; `values` are what completion offers (and the only ones accepted). */
+const promptArgumentSchema = z.strictObject({
+  description: z.string().optional(),
+  name: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an argument name (letters, digits, _; usable in the template)'),
+  required: z.boolean().optional(),
+  values: z.array(z.string().min(1)).min(1).optional(),
+})
+
+/**
+ * A prompt the author offers (hosts show prompts as slash commands): an ejs template given `args` (the arguments),
+ * `config` (the CLI's) and `command(id)`, which says how to call that command through this server.
+ */
+export const promptSchema = z.strictObject({
+  arguments: z.array(promptArgumentSchema).optional(),
+  description: z.string().optional(),
+  template: z.string().min(1),
+  title: z.string().optional(),
+})
+
 /** A named selection of commands for the typed band (`--profile NAME`). */
 export const profileSchema = z.strictObject({
   description: z.string().optional(),
@@ -55,6 +74,7 @@ export const authorConfigSchema = z.strictObject({
   omitFlags: z.array(z.string().min(1)).optional(),
   secretFlags: z.array(z.string().min(1)).optional(),
   profiles: z.record(z.string().regex(/^[\w.-]+$/, 'a profile name (letters, digits, _ . -)'), profileSchema).optional(),
+  prompts: z.record(z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'a prompt name (letters, digits, _ and -, at most 64)'), promptSchema).optional(),
   timeout: z.number().positive().max(86_400).optional(),
   title: z.string().optional(),
   /** Where the person cannot be asked, let the host's own approval of tool calls decide; the --trust-host-approval default. */
@@ -65,6 +85,7 @@ export const authorConfigSchema = z.strictObject({
 export type CommandSettings = z.infer<typeof commandSettingsSchema>
 export type AuthorConfig = z.infer<typeof authorConfigSchema>
 export type Profile = z.infer<typeof profileSchema>
+export type PromptSettings = z.infer<typeof promptSchema>
 export type ToolAnnotationSettings = z.infer<typeof annotationsSchema>
 
 export class ConfigError extends Error {

@@ -90,7 +90,7 @@ describe('mcp serve: the endpoint, both eras, over real HTTP', () => {
     ['legacy', false],
     ['modern', true],
   ])('answers an unknown method with -32601 (%s)', async (_era, modern) => {
-    const reply = await post(server.url, {id: 10, jsonrpc: '2.0', method: 'prompts/list', params: {}}, {modern})
+    const reply = await post(server.url, {id: 10, jsonrpc: '2.0', method: 'widgets/list', params: {}}, {modern})
     expect(reply.json.error.code).toBe(-32_601)
   })
 

@@ -1,6 +1,7 @@
 import type {Command, Config} from '@oclif/core'
 import * as z from 'zod'
 
+import type {CommandTool} from '../catalog/registry.js'
 import type {Projection} from '../exposure/projection.js'
 
 import {displayId} from '../../host/spelling.js'
@@ -28,19 +29,12 @@ function flagInfo(flag: Command.Flag.Cached) {
   }
 }
 
-/** describe_command: everything about one command inside the boundary, with the definitionHash run_command needs. */
-export function describeCommandTool(config: Config, projection: Projection): BuiltinTool {
-  return builtinTool({
-    description: `Everything about one ${config.bin} command: description, usage, flags, args, examples, aliases, annotations, its input schema and its definitionHash (which run_command needs).`,
-    handler(input) {
-      const name = String(input.command)
-      const tool = findExecutable(projection, name)
-      if (!tool) return errorResult(unknownCommandMessage(projection, name))
-
-      const {command} = tool
-      const render = (text: string) => renderTemplate(text, config, command)
-      const withheld = new Set(tool.withheldFlags.map((w) => w.name))
-      const data = {
+/** Everything about one command inside the boundary: what describe_command answers and the command reference shows. */
+export function commandDetails(tool: CommandTool, config: Config, projection: Projection) {
+  const {command} = tool
+  const render = (text: string) => renderTemplate(text, config, command)
+  const withheld = new Set(tool.withheldFlags.map((w) => w.name))
+  return {
         aliases: (command.aliases ?? []).map((a) => displayId(a, config)),
         annotationEvidence: tool.hintEvidence,
         annotations: tool.hints,
@@ -66,7 +60,47 @@ export function describeCommandTool(config: Config, projection: Projection): Bui
         usage: (Array.isArray(command.usage) ? command.usage : command.usage ? [command.usage] : []).map((u) => render(u)),
         // Left out so the command stays read-only whatever is passed; the person can run them from a shell.
         ...(tool.withheldFlags.length > 0 ? {withheldFlags: tool.withheldFlags} : {}),
-      }
+  }
+}
+
+const bullet = (items: string[]) => items.map((item) => `- ${item}`).join('\n')
+
+/** A command's reference as Markdown (the `<bin>://commands/{id}` resource): what `<bin> help <id>` says, and how to call it here. */
+export function commandReference(tool: CommandTool, config: Config, projection: Projection): string {
+  const d = commandDetails(tool, config, projection)
+  const hints = d.annotations
+  const flagLine = (f: ReturnType<typeof flagInfo>) => {
+    const value = f.type === 'option' ? ` <${f.options ? f.options.join('|') : 'value'}>` : ''
+    const facts = [
+      f.required ? 'required' : '',
+      'default' in f ? `default: ${JSON.stringify(f.default)}` : '',
+      f.multiple ? 'repeatable' : '',
+      f.env ? `env: ${f.env}` : '',
+    ].filter(Boolean)
+    return `\`--${f.name}${value}\`${f.char ? ` (\`-${f.char}\`)` : ''}${f.description ? ` — ${f.description}` : ''}${facts.length > 0 ? ` (${facts.join('; ')})` : ''}`
+  }
+
+  const sections = [`# ${config.bin} ${d.id}`, d.summary || '', d.description && d.description !== d.summary ? d.description : '']
+  const usage = d.usage.length > 0 ? d.usage.map((u) => `${config.bin} ${u}`) : [`${config.bin} ${d.id}${d.args.length > 0 ? ` ${d.args.map((a) => `[${a.name.toUpperCase()}]`).join(' ')}` : ''}${d.flags.length > 0 ? ' [FLAGS]' : ''}`]
+  sections.push('## Usage', ['```sh', ...usage, '```'].join('\n'))
+  if (d.args.length > 0) sections.push('## Arguments', bullet(d.args.map((a) => `\`${a.name}\`${a.required ? ' (required)' : ''}${a.description ? ` — ${a.description}` : ''}${a.options ? ` One of: ${a.options.join(', ')}.` : ''}`)))
+  if (d.flags.length > 0) sections.push('## Flags', bullet(d.flags.map((f) => flagLine(f))))
+  if (d.examples.length > 0) sections.push('## Examples', ['```sh', ...d.examples, '```'].join('\n'))
+  const how = d.tool ? `Call the tool \`${d.tool}\`.` : `Not listed as a tool: run it with \`run_command\` {"command": "${d.id}", "expectedDefinitionHash": "${d.definitionHash}"}.`
+  const labels = [hints.readOnlyHint ? 'read-only' : 'may change things', hints.destructiveHint ? 'destructive' : '', hints.idempotentHint ? 'idempotent' : ''].filter(Boolean)
+  sections.push('## Through this MCP server', `${how} Annotations: ${labels.join(', ')} (from ${d.annotationSource}). A call waits ${d.foregroundSeconds} s, then the command goes on as a job; it is killed after ${d.timeoutSeconds} s.`)
+  return `${sections.filter(Boolean).join('\n\n')}\n`
+}
+
+/** describe_command: everything about one command inside the boundary, with the definitionHash run_command needs. */
+export function describeCommandTool(config: Config, projection: Projection): BuiltinTool {
+  return builtinTool({
+    description: `Everything about one ${config.bin} command: description, usage, flags, args, examples, aliases, annotations, its input schema and its definitionHash (which run_command needs).`,
+    handler(input) {
+      const name = String(input.command)
+      const tool = findExecutable(projection, name)
+      if (!tool) return errorResult(unknownCommandMessage(projection, name))
+      const data = commandDetails(tool, config, projection)
       const how = projection.inBand.has(tool) ? `call the tool ${tool.name}` : 'run it with run_command, passing this definitionHash'
       return jsonResult(`${config.bin} ${tool.displayId}: ${how}`, data)
     },

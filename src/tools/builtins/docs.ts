@@ -9,11 +9,16 @@ import {buildDocsIndex, type DocFile, isDocFileOf, searchDocs} from './docs-inde
 
 const DEFAULT_READ_CHARS = 20_000
 
-/** search_docs and read_doc, over one index of the CLI's and its plugins' Markdown docs, built on first use. */
-export function docsTools(config: Config, extraGlobs: readonly string[]): BuiltinTool[] {
-  let index: Promise<Map<string, DocFile>> | undefined
-  const docs = () => (index ??= buildDocsIndex(config, extraGlobs))
+/** The CLI's and its plugins' Markdown docs, indexed on first use (search_docs, read_doc and the docs resources share it). */
+export type DocsIndex = () => Promise<Map<string, DocFile>>
 
+export function docsIndex(config: Config, extraGlobs: readonly string[]): DocsIndex {
+  let index: Promise<Map<string, DocFile>> | undefined
+  return () => (index ??= buildDocsIndex(config, extraGlobs))
+}
+
+/** search_docs and read_doc, over one index of the CLI's and its plugins' Markdown docs. */
+export function docsTools(config: Config, docs: DocsIndex): BuiltinTool[] {
   const search = builtinTool({
     description: `Search the Markdown documentation of ${config.bin} and its plugins (READMEs and docs folders). Returns ranked sections with snippets; read one with read_doc.`,
     async handler(input) {

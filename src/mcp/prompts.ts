@@ -1,0 +1,83 @@
+import type {Config} from '@oclif/core'
+
+import {completable, type McpServer, ProtocolError, ProtocolErrorCode} from '@modelcontextprotocol/server'
+import {createRequire} from 'node:module'
+import * as z from 'zod'
+
+import type {Projection} from '../tools/exposure/projection.js'
+
+import {ConfigError, type PromptSettings} from '../settings/author-config.js'
+import {findExecutable} from '../tools/exposure/projection.js'
+
+// The author's prompts (`oclif.mcp.prompts`): hosts offer them as slash commands. Each is an ejs template (as oclif
+// renders its own help) given the arguments, the CLI's config and `command(id)`, which says how to reach a command
+// through this server. Templates are compiled when the server starts, so a broken one stops it with its name.
+
+/** A prompt ready to serve: its settings and how to render it. */
+export interface PlannedPrompt {
+  name: string
+  render: (args: Record<string, string | undefined>) => string
+  settings: PromptSettings
+}
+
+/** A template asked about a command this server does not expose. */
+class UnreachableCommand extends Error {}
+
+const requireHere = createRequire(import.meta.url)
+
+/** How a prompt names a command: the tool that runs it, or run_command for one outside the typed band. */
+function commandPhrase(projection: Projection, id: string, prompt: string): string {
+  const tool = findExecutable(projection, id)
+  if (!tool) throw new UnreachableCommand(`The prompt "${prompt}" names the command "${id}", which this server does not expose (it is unknown, excluded, or outside --read-only).`)
+  if (projection.inBand.has(tool)) return `the \`${tool.name}\` tool`
+  return `\`run_command\` with {"command": "${tool.displayId}"} (describe_command gives its definitionHash)`
+}
+
+/** Compiles the author's prompts; throws ConfigError naming a prompt whose template does not compile. */
+export function planPrompts(config: Config, prompts: Record<string, PromptSettings> | undefined, projection: Projection): PlannedPrompt[] {
+  const entries = Object.entries(prompts ?? {})
+  if (entries.length === 0) return []
+  const ejs = requireHere('ejs') as typeof import('ejs')
+  return entries.map(([name, settings]) => {
+    let template: (data: Record<string, unknown>) => string
+    try {
+      template = ejs.compile(settings.template, {escape: (text: unknown) => String(text)}) as (data: Record<string, unknown>) => string
+    } catch (error) {
+      throw new ConfigError(`Invalid MCP settings in package.json oclif.mcp.prompts.${name}.template: ${(error as Error).message.split('\n')[0]}`)
+    }
+
+    const render = (args: Record<string, string | undefined>) => template({args, command: (id: string) => commandPhrase(projection, id, name), config})
+    return {name, render, settings}
+  })
+}
+
+/** What a prompt's arguments accept: strings, or one of the declared values (offered by completion/complete). */
+function argumentsSchema(settings: PromptSettings): z.ZodObject {
+  const shape: Record<string, z.ZodType> = {}
+  for (const argument of settings.arguments ?? []) {
+    const {values} = argument
+    let schema: z.ZodType = values ? z.enum(values as [string, ...string[]]) : z.string()
+    if (argument.description) schema = schema.describe(argument.description)
+    if (values) schema = completable(schema, (typed: unknown) => values.filter((value) => value.startsWith(String(typed ?? '')))) as unknown as z.ZodType
+    shape[argument.name] = argument.required ? schema : schema.optional()
+  }
+
+  return z.object(shape)
+}
+
+export function registerPrompts(server: McpServer, prompts: readonly PlannedPrompt[]): void {
+  for (const prompt of prompts) {
+    const {settings} = prompt
+    server.registerPrompt(prompt.name, {argsSchema: argumentsSchema(settings), description: settings.description, title: settings.title}, (args) => {
+      let text: string
+      try {
+        text = prompt.render(args as Record<string, string | undefined>)
+      } catch (error) {
+        if (error instanceof UnreachableCommand) throw new ProtocolError(ProtocolErrorCode.InvalidParams, error.message)
+        throw new ProtocolError(ProtocolErrorCode.InternalError, `The prompt "${prompt.name}" could not be rendered: ${(error as Error).message}`)
+      }
+
+      return {...(settings.description ? {description: settings.description} : {}), messages: [{content: {text, type: 'text'}, role: 'user'}]}
+    })
+  }
+}
