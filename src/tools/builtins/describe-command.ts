@@ -35,31 +35,31 @@ export function commandDetails(tool: CommandTool, config: Config, projection: Pr
   const render = (text: string) => renderTemplate(text, config, command)
   const withheld = new Set(tool.withheldFlags.map((w) => w.name))
   return {
-        aliases: (command.aliases ?? []).map((a) => displayId(a, config)),
-        annotationEvidence: tool.hintEvidence,
-        annotations: tool.hints,
-        annotationSource: tool.hintSource,
-        definitionHash: definitionHash(tool),
-        args: Object.values(command.args ?? {})
-          .filter((a) => !a.hidden)
-          .map((a) => ({description: a.description, name: a.name, ...(a.required ? {required: true} : {}), ...(a.options ? {options: a.options} : {})})),
-        description: render(command.description ?? command.summary ?? ''),
-        examples: commandExamples(command).map((e) => render(e)),
-        foregroundSeconds: tool.foregroundMs / 1000,
-        flags: Object.values(command.flags ?? {})
-          .filter((f) => !f.hidden && !withheld.has(f.name))
-          .map((f) => flagInfo(f)),
-        id: tool.displayId,
-        inputSchema: toJsonSchema(tool.input.schema),
-        jsonOutput: tool.json,
-        listed: projection.inBand.has(tool),
-        plugin: command.pluginName,
-        summary: tool.summary,
-        timeoutSeconds: tool.timeoutMs / 1000,
-        tool: projection.inBand.has(tool) ? tool.name : null,
-        usage: (Array.isArray(command.usage) ? command.usage : command.usage ? [command.usage] : []).map((u) => render(u)),
-        // Left out so the command stays read-only whatever is passed; the person can run them from a shell.
-        ...(tool.withheldFlags.length > 0 ? {withheldFlags: tool.withheldFlags} : {}),
+    aliases: (command.aliases ?? []).map((a) => displayId(a, config)),
+    annotationEvidence: tool.hintEvidence,
+    annotations: tool.hints,
+    annotationSource: tool.hintSource,
+    definitionHash: definitionHash(tool),
+    args: Object.values(command.args ?? {})
+      .filter((a) => !a.hidden)
+      .map((a) => ({description: a.description, name: a.name, ...(a.required ? {required: true} : {}), ...(a.options ? {options: a.options} : {})})),
+    description: render(command.description ?? command.summary ?? ''),
+    examples: commandExamples(command).map((e) => render(e)),
+    foregroundSeconds: tool.foregroundMs / 1000,
+    flags: Object.values(command.flags ?? {})
+      .filter((f) => !f.hidden && !withheld.has(f.name))
+      .map((f) => flagInfo(f)),
+    id: tool.displayId,
+    inputSchema: toJsonSchema(tool.input.schema),
+    jsonOutput: tool.json,
+    listed: projection.inBand.has(tool),
+    plugin: command.pluginName,
+    summary: tool.summary,
+    timeoutSeconds: tool.timeoutMs / 1000,
+    tool: projection.inBand.has(tool) ? tool.name : null,
+    usage: (Array.isArray(command.usage) ? command.usage : command.usage ? [command.usage] : []).map((u) => render(u)),
+    // Left out so the command stays read-only whatever is passed; the person can run them from a shell.
+    ...(tool.withheldFlags.length > 0 ? {withheldFlags: tool.withheldFlags} : {}),
   }
 }
 
