@@ -104,9 +104,14 @@ describe('Codex', () => {
     const codex = appServer(codexEnv, project)
     try {
       await codex.request('initialize', {clientInfo: {name: 'oclif-plugin-mcp-tests', version: '1'}})
-      const status = (await codex.request('mcpServerStatus/list', {})).result as {data: {name: string; tools: Record<string, unknown>}[]}
+      const status = (await codex.request('mcpServerStatus/list', {})).result as {
+        data: {name: string; resources?: {uri: string}[]; resourceTemplates?: {uriTemplate: string}[]; tools: Record<string, unknown>}[]
+      }
       const taskbox = status.data.find((server) => server.name === 'taskbox')
-      expect(Object.keys(taskbox?.tools ?? {})).toEqual(expect.arrayContaining(['cli_info', 'run_command', 'status', 'sync', 'tasks_add']))
+      expect(Object.keys(taskbox?.tools ?? {})).toEqual(expect.arrayContaining(['cli_info', 'run_command', 'status', 'sync', 'tasks_add', 'job_status', 'read_output']))
+      // Codex reads the resources and templates too: the docs, a reference per command, the kept outputs.
+      expect(taskbox?.resources?.map((r) => r.uri)).toEqual(expect.arrayContaining(['taskbox://setup/agent-instructions', 'taskbox://docs/taskbox/README.md', 'taskbox://commands/tasks:add']))
+      expect(taskbox?.resourceTemplates?.map((t) => t.uriTemplate)).toEqual(['taskbox://docs/{+path}', 'taskbox://commands/{id}', 'taskbox://output/{id}/{stream}'])
       const thread = ((await codex.request('thread/start', {})).result as {thread: {id: string}}).thread.id
       const call = (tool: string) => codex.request('mcpServer/tool/call', {arguments: {}, server: 'taskbox', threadId: thread, tool})
       const status2 = (await call('status')).result as {isError?: boolean; structuredContent: {data: {directory: string}}}
