@@ -7,8 +7,15 @@ import type {Config} from '@oclif/core'
 const QUIET_KEYS = ['SKIP_NEW_VERSION_CHECK', 'DISABLE_AUTOUPDATE', 'AUTOUPDATE_DISABLE', 'DISABLE_TELEMETRY', 'TELEMETRY_DISABLED', 'HIDE_RELEASE_NOTES']
 
 /**
+ * Which process the orphan guard (orphan-guard.cts) watches: the server's pid, handed to every child it starts. The
+ * guard takes it out of the environment before the command runs.
+ */
+export const SERVER_PID_VARIABLE = 'OCLIF_MCP_SERVER_PID'
+
+/**
  * The environment of a command's child process: the server's, without this plugin's own variables (`<BIN>_MCP_…`:
- * the bearer token among them), without colour, with quiet hooks, plus the author's.
+ * the bearer token among them), without colour, with quiet hooks, plus the author's, and the server's pid for the
+ * orphan guard.
  */
 export function childEnv(config: Config, extra: Record<string, string>): Record<string, string | undefined> {
   const own = config.scopedEnvVarKey('MCP_')
@@ -16,5 +23,5 @@ export function childEnv(config: Config, extra: Record<string, string>): Record<
   delete env.FORCE_COLOR
   for (const key of QUIET_KEYS) env[config.scopedEnvVarKey(key)] = 'true'
   // OCLIF_DISABLE_LINKED_ESM_WARNING: a `plugins link`ed ES module plugin would otherwise warn on every call.
-  return {...env, ...extra, FORCE_COLOR: '0', NO_COLOR: '1', OCLIF_DISABLE_LINKED_ESM_WARNING: 'true', TERM: 'dumb'}
+  return {...env, ...extra, FORCE_COLOR: '0', NO_COLOR: '1', OCLIF_DISABLE_LINKED_ESM_WARNING: 'true', [SERVER_PID_VARIABLE]: String(process.pid), TERM: 'dumb'}
 }

@@ -5,13 +5,22 @@
  * group (it leads one: the server starts it detached), so no command outlives its server by more than a moment.
  */
 const CHECK_MS = 1000
-const parent = process.ppid
 
-setInterval(() => {
+// The server says which process it is (child-env.ts SERVER_PID_VARIABLE): a server killed in the moment between
+// starting a command and this file loading would otherwise leave it with a parent that already is its new one. The
+// variable goes before the command runs. Started some other way, the parent at load time is the one watched.
+const given = Number(process.env.OCLIF_MCP_SERVER_PID)
+delete process.env.OCLIF_MCP_SERVER_PID
+const parent = Number.isSafeInteger(given) && given > 0 ? given : process.ppid
+
+function check(): void {
   if (process.ppid === parent) return
   try {
     process.kill(-process.pid, 'SIGKILL')
   } catch {
     process.kill(process.pid, 'SIGKILL')
   }
-}, CHECK_MS).unref()
+}
+
+check()
+setInterval(check, CHECK_MS).unref()

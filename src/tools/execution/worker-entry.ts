@@ -108,6 +108,8 @@ async function run(call: Call): Promise<void> {
   process.chdir(call.cwd)
   for (const key of Object.keys(process.env)) if (!(key in call.env)) delete process.env[key]
   Object.assign(process.env, call.env)
+  // For the orphan guard only, which read it when this worker started (as it does in a cold command).
+  delete process.env.OCLIF_MCP_SERVER_PID
   process.argv = [process.execPath, bin, ...call.argv]
   // What `ps` shows: the command this process now runs, as a cold run's command line would read (Linux truncates
   // it to the length of the worker's own command line).
