@@ -15,6 +15,8 @@ import {findExecutable} from '../tools/exposure/projection.js'
 
 /** A prompt ready to serve: its settings and how to render it. */
 export interface PlannedPrompt {
+  /** What its arguments accept; built once, as HTTP registers the prompts on a fresh server per request. */
+  argsSchema: z.ZodObject
   name: string
   render: (args: Record<string, string | undefined>) => string
   settings: PromptSettings
@@ -47,7 +49,7 @@ export function planPrompts(config: Config, prompts: Record<string, PromptSettin
     }
 
     const render = (args: Record<string, string | undefined>) => template({args, command: (id: string) => commandPhrase(projection, id, name), config})
-    return {name, render, settings}
+    return {argsSchema: argumentsSchema(settings), name, render, settings}
   })
 }
 
@@ -68,7 +70,7 @@ function argumentsSchema(settings: PromptSettings): z.ZodObject {
 export function registerPrompts(server: McpServer, prompts: readonly PlannedPrompt[]): void {
   for (const prompt of prompts) {
     const {settings} = prompt
-    server.registerPrompt(prompt.name, {argsSchema: argumentsSchema(settings), description: settings.description, title: settings.title}, (args) => {
+    server.registerPrompt(prompt.name, {argsSchema: prompt.argsSchema, description: settings.description, title: settings.title}, (args) => {
       let text: string
       try {
         text = prompt.render(args as Record<string, string | undefined>)

@@ -36,12 +36,31 @@ function complete(value: string, candidates: readonly string[]): string[] {
   return [...starting, ...close].slice(0, MAX_COMPLETIONS)
 }
 
+const listings = new WeakMap<ServerPlan, Promise<Resource[]>>()
+
+/** Everything resources/list pages through: fixed for the plan, so worked out once per process (HTTP builds a server per request). */
+function listedResources(plan: ServerPlan): Promise<Resource[]> {
+  let listing = listings.get(plan)
+  if (!listing) {
+    const {bin} = plan.call.config
+    const scheme = uriScheme(bin)
+    const {uri} = plan.instructions
+    listing = plan.docs().then((docs) => [
+      {description: `How to use ${plan.info.name} through this server`, mimeType: 'text/markdown', name: 'agent-instructions', title: 'Agent instructions', uri},
+      ...[...docs.values()].map((doc) => ({mimeType: 'text/markdown', name: doc.path, title: doc.title, uri: `${scheme}://docs/${doc.path}`})),
+      ...[...plan.projection.executable.values()].map((tool) => ({description: tool.summary || undefined, mimeType: 'text/markdown', name: `${bin} ${tool.displayId}`, uri: `${scheme}://commands/${tool.id}`})),
+    ])
+    listings.set(plan, listing)
+  }
+
+  return listing
+}
+
 export function registerResources(server: McpServer, plan: ServerPlan): void {
   const {config, outputs} = plan.call
   const scheme = uriScheme(config.bin)
   const {markdown, uri: instructionsUri} = plan.instructions
-  const commands = [...plan.projection.executable.values()]
-  const ids = commands.map((tool) => tool.id)
+  const ids = [...plan.projection.executable.keys()]
 
   server.registerResource(
     'agent-instructions',
@@ -83,11 +102,7 @@ export function registerResources(server: McpServer, plan: ServerPlan): void {
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid cursor: pass the nextCursor of an earlier resources/list answer.')
     }
 
-    const all: Resource[] = [
-      {description: `How to use ${plan.info.name} through this server`, mimeType: 'text/markdown', name: 'agent-instructions', title: 'Agent instructions', uri: instructionsUri},
-      ...[...(await plan.docs()).values()].map((doc) => ({mimeType: 'text/markdown', name: doc.path, title: doc.title, uri: `${scheme}://docs/${doc.path}`})),
-      ...commands.map((tool) => ({description: tool.summary || undefined, mimeType: 'text/markdown', name: `${config.bin} ${tool.displayId}`, uri: `${scheme}://commands/${tool.id}`})),
-    ]
+    const all = await listedResources(plan)
     const page = all.slice(offset, offset + RESOURCES_PAGE)
     const next = offset + RESOURCES_PAGE
     return {resources: page, ...(next < all.length ? {nextCursor: cursorOf(next)} : {})}

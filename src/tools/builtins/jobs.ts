@@ -2,7 +2,8 @@ import * as z from 'zod'
 
 import type {CallEnvironment} from '../execution/call-environment.js'
 
-import {type Job, jobView, type Lookup, parseCursor} from '../execution/jobs.js'
+import {jobFacts, jobView, parseCursor} from '../execution/job-view.js'
+import type {Lookup} from '../execution/jobs.js'
 import {resultRoom} from '../execution/pipeline.js'
 import {errorResult} from '../execution/tool-result.js'
 import {type BuiltinTool, builtinTool, jsonResult} from './builtin-tool.js'
@@ -11,18 +12,6 @@ import {type BuiltinTool, builtinTool, jsonResult} from './builtin-tool.js'
 export const MAX_WAIT_SECONDS = 50
 
 const jobId = z.string().min(1).max(64).describe('The job id a call answered with when its command went on as a job.')
-
-function listEntry(job: Job) {
-  const elapsed = job.end ? job.end.durationMs : Date.now() - job.startedAt
-  return {
-    command: job.command,
-    elapsedSeconds: Math.round(elapsed / 1000),
-    id: job.id,
-    startedAt: new Date(job.startedAt).toISOString(),
-    status: job.status,
-    ...(job.end ? {exitCode: job.end.exitCode} : {}),
-  }
-}
 
 /**
  * job_status: a job's state and the output it wrote since a cursor, waiting (up to MAX_WAIT_SECONDS) for it to end
@@ -33,7 +22,7 @@ export function jobStatusTool(call: CallEnvironment): BuiltinTool {
     description: `A job's status and its new output. A call whose command is still running after its foreground time answers with a job id; pass it here, with the cursor of the last answer to get only new output, and "wait" (up to ${MAX_WAIT_SECONDS} s) to wait for the job to end. Once the job has ended this answers with the command's result. Without "job", lists recent jobs.`,
     async handler(input, context) {
       if (input.job === undefined) {
-        const jobs = call.jobs.list().map((job) => listEntry(job))
+        const jobs = call.jobs.list().map((job) => jobFacts(job))
         const running = jobs.filter((job) => job.status === 'working').length
         return jsonResult(jobs.length === 0 ? 'No jobs in this server.' : `${jobs.length} jobs, ${running} running (newest first).`, {jobs})
       }

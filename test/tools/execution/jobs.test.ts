@@ -2,7 +2,8 @@ import type {CallToolResult} from '@modelcontextprotocol/server'
 
 import {describe, expect, it} from '@jest/globals'
 
-import {type JobEnd, JobTable, jobView, MAX_FINISHED_JOBS, parseCursor, waitForJob} from '../../../src/tools/execution/jobs.js'
+import {jobView, parseCursor} from '../../../src/tools/execution/job-view.js'
+import {type JobEnd, JobTable, MAX_FINISHED_JOBS, waitForJob} from '../../../src/tools/execution/jobs.js'
 import {OutputStore} from '../../../src/tools/records/output-store.js'
 
 /** A job whose command is simulated: `write` adds output, `finish` ends it, `stopped` says whether it was stopped. */
