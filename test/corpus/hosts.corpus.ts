@@ -3,6 +3,8 @@
 // Claude Code: `claude mcp get NAME` starts the server and reports whether it connected (no model login needed).
 // Gemini CLI: `gemini mcp list` connects to each configured server and reports it (no login); `mcp config` has no
 // Gemini set-up yet, so the server is added with Gemini's own `gemini mcp add`, in a folder Gemini trusts.
+// Resources and prompts are seen the way a person meets them: each host runs one whole turn against a stand-in for
+// its model API on loopback (model-endpoint.ts), and the test reads what the host put in front of the model.
 // Codex: `codex app-server` (JSON-RPC on stdio) lists each MCP server's tools (`mcpServerStatus/list`) and calls
 // them (`mcpServer/tool/call` in a thread), also without a login.
 import {afterAll, describe, expect, it} from '@jest/globals'
@@ -12,6 +14,7 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 
 import {installDir, ROOT, runCli} from './clis.js'
+import {type ScriptedCall, sentText, startModelEndpoint} from './model-endpoint.js'
 
 const TASKBOX = join(ROOT, 'examples/taskbox/bin/run.js')
 const space = realpathSync(mkdtempSync(join(tmpdir(), 'mcp-hosts-')))
@@ -47,6 +50,42 @@ describe('Claude Code', () => {
     const got = await runCli(claude(), ['mcp', 'get', 'taskbox'], env, project)
     expect(got.stdout).toContain('Local config')
     expect(got.stdout).toMatch(/Status: ✔ Connected/)
+  })
+
+  /** One headless turn of Claude Code in a project where `mcp config --client claude-code --write` registered taskbox. */
+  async function turn(prompt: string, script: ScriptedCall[] = [], extra: string[] = []) {
+    const {env, project} = scratch()
+    const written = await runCli(process.execPath, [TASKBOX, 'mcp', 'config', '--client', 'claude-code', '--write'], env, project)
+    expect(written.code).toBe(0)
+    const model = await startModelEndpoint(script)
+    try {
+      const ran = await runCli(claude(), ['-p', prompt, '--output-format', 'stream-json', '--verbose', ...extra], {...env, ANTHROPIC_API_KEY: 'sk-ant-offline', ANTHROPIC_BASE_URL: model.url}, project)
+      const events = ran.stdout.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>)
+      return {events, sent: sentText(model)}
+    } finally {
+      await model.close()
+    }
+  }
+
+  it('offers an author prompt as a slash command, expanded by prompts/get with its arguments', async () => {
+    const {events, sent} = await turn('/mcp__taskbox__plan-week /srv/app high')
+    const init = events.find((event) => event.subtype === 'init') as {mcp_servers: {name: string; status: string}[]; slash_commands: string[]}
+    expect(init.mcp_servers).toContainEqual({name: 'taskbox', source: expect.any(String), status: 'connected'})
+    expect(init.slash_commands).toContain('mcp__taskbox__plan-week')
+    // The model gets the template rendered with project=/srv/app and focus=high, tools named as this server has them.
+    expect(sent).toContain('In /srv/app, list the open tasks with the `tasks_list` tool')
+    expect(sent).toContain('high-priority tasks first')
+  })
+
+  it('reads a command reference through its MCP resource tool', async () => {
+    // Claude Code defers MCP tools behind its tool search: the scripted model loads the resource reader, then calls it.
+    const {sent} = await turn('Read the reference of tasks add.', [
+      {input: {max_results: 1, query: 'select:ReadMcpResourceTool'}, tool: 'ToolSearch'},
+      {input: {server: 'taskbox', uri: 'taskbox://commands/tasks:add'}, tool: 'ReadMcpResourceTool'},
+    ], ['--allowedTools', 'ReadMcpResourceTool'])
+    expect(sent).toContain('# taskbox tasks add')
+    expect(sent).toContain('## Usage')
+    expect(sent).toContain('Call the tool `tasks_add`.')
   })
 
   it('holds a --scope project server for approval, as the command says it will', async () => {
@@ -127,15 +166,50 @@ describe('Codex', () => {
 })
 
 describe('Gemini CLI', () => {
-  it('connects to the server', async () => {
+  const gemini = () => join(installDir('gemini-cli'), 'node_modules/.bin/gemini')
+
+  /** A project Gemini trusts (it starts no server of an untrusted folder), with taskbox added by `gemini mcp add`. */
+  async function geminiProject() {
     const {env, project} = scratch()
-    const gemini = join(installDir('gemini-cli'), 'node_modules/.bin/gemini')
-    // Gemini starts no server of an untrusted folder.
     mkdirSync(join(env.HOME, '.gemini'), {recursive: true})
     writeFileSync(join(env.HOME, '.gemini', 'trustedFolders.json'), JSON.stringify({[project]: 'TRUST_FOLDER'}))
-    const added = await runCli(gemini, ['mcp', 'add', 'taskbox', process.execPath, TASKBOX, 'mcp', 'stdio'], env, project)
+    const added = await runCli(gemini(), ['mcp', 'add', 'taskbox', process.execPath, TASKBOX, 'mcp', 'stdio'], env, project)
     expect(added.code).toBe(0)
-    const listed = await runCli(gemini, ['mcp', 'list'], env, project)
+    return {env, project}
+  }
+
+  /** One headless turn, with an API key that only the loopback endpoint ever sees. */
+  async function turn(prompt: string) {
+    const {env, project} = await geminiProject()
+    // User settings, next to the project's (where `gemini mcp add` wrote the server): a base URL alone would select
+    // Gemini's "gateway" sign-in, which headless mode refuses, so the key sign-in is named.
+    writeFileSync(join(env.HOME, '.gemini', 'settings.json'), JSON.stringify({security: {auth: {selectedType: 'gemini-api-key'}}}))
+    const model = await startModelEndpoint()
+    try {
+      const ran = await runCli(gemini(), ['-p', prompt, '-o', 'json'], {...env, GEMINI_API_KEY: 'offline', GOOGLE_GEMINI_BASE_URL: model.url}, project)
+      expect(ran.stdout).toContain('"response": "done"')
+      return sentText(model)
+    } finally {
+      await model.close()
+    }
+  }
+
+  it('connects to the server', async () => {
+    const {env, project} = await geminiProject()
+    const listed = await runCli(gemini(), ['mcp', 'list'], env, project)
     expect(listed.stdout + listed.stderr).toMatch(/taskbox: .* - Connected/)
+  })
+
+  it('offers an author prompt as a slash command, expanded by prompts/get with its named arguments', async () => {
+    const sent = await turn('/plan-week --project=/srv/app --focus=high')
+    expect(sent).toContain('In /srv/app, list the open tasks with the `tasks_list` tool')
+    expect(sent).toContain('high-priority tasks first')
+  })
+
+  it('attaches a command reference named with @server:uri', async () => {
+    const sent = await turn('Summarise @taskbox:taskbox://commands/tasks:add')
+    expect(sent).toContain('Content from @taskbox://commands/tasks:add')
+    expect(sent).toContain('# taskbox tasks add')
+    expect(sent).toContain('## Usage')
   })
 })

@@ -1,0 +1,96 @@
+// A stand-in for the model APIs behind the real hosts (Anthropic's Messages API for Claude Code, Google's
+// generateContent for Gemini CLI), on loopback, so a host runs a whole turn with no account. It keeps every request
+// body the host sent (what the host put in front of the model: an expanded prompt, an attached resource, a tool
+// result) and answers from a script: the nth answer after n tool results calls script[n], then a plain "done".
+import {createServer, type IncomingMessage, type ServerResponse} from 'node:http'
+import type {AddressInfo} from 'node:net'
+
+export type ScriptedCall = {input: Record<string, unknown>; tool: string}
+
+export type ModelEndpoint = {
+  /** Every request body the host sent, in order. */
+  bodies: Record<string, unknown>[]
+  close(): Promise<void>
+  url: string
+}
+
+type Part = Record<string, unknown>
+
+const toolResults = (body: Record<string, unknown>): number => {
+  const turns = [...((body.messages as {content?: unknown}[] | undefined) ?? []), ...((body.contents as {parts?: unknown}[] | undefined) ?? [])]
+  return turns
+    .flatMap((turn) => [turn.content, (turn as {parts?: unknown}).parts].flatMap((items) => (Array.isArray(items) ? (items as Part[]) : [])))
+    .filter((part) => part.type === 'tool_result' || part.functionResponse !== undefined).length
+}
+
+function answerAnthropic(response: ServerResponse, body: Record<string, unknown>, call: ScriptedCall | undefined): void {
+  response.writeHead(200, {'content-type': 'text/event-stream'})
+  const send = (type: string, data: Record<string, unknown>) => response.write(`event: ${type}\ndata: ${JSON.stringify({type, ...data})}\n\n`)
+  send('message_start', {
+    message: {content: [], id: 'msg_1', model: body.model, role: 'assistant', stop_reason: null, stop_sequence: null, type: 'message', usage: {input_tokens: 1, output_tokens: 1}},
+  })
+  if (call) {
+    send('content_block_start', {content_block: {id: `toolu_${toolResults(body)}`, input: {}, name: call.tool, type: 'tool_use'}, index: 0})
+    send('content_block_delta', {delta: {partial_json: JSON.stringify(call.input), type: 'input_json_delta'}, index: 0})
+  } else {
+    send('content_block_start', {content_block: {text: '', type: 'text'}, index: 0})
+    send('content_block_delta', {delta: {text: 'done', type: 'text_delta'}, index: 0})
+  }
+  send('content_block_stop', {index: 0})
+  send('message_delta', {delta: {stop_reason: call ? 'tool_use' : 'end_turn', stop_sequence: null}, usage: {output_tokens: 1}})
+  send('message_stop', {})
+  response.end()
+}
+
+function answerGemini(request: IncomingMessage, response: ServerResponse, body: Record<string, unknown>, call: ScriptedCall | undefined): void {
+  // Gemini CLI first asks a small model to score the request, in JSON; any valid score routes it on.
+  const wantsJson = (body.generationConfig as {responseMimeType?: string} | undefined)?.responseMimeType === 'application/json'
+  const part = wantsJson
+    ? {text: JSON.stringify({complexity_reasoning: 'scripted', complexity_score: 10})}
+    : call
+      ? {functionCall: {args: call.input, name: call.tool}}
+      : {text: 'done'}
+  const chunk = {candidates: [{content: {parts: [part], role: 'model'}, finishReason: 'STOP', index: 0}], usageMetadata: {candidatesTokenCount: 1, promptTokenCount: 1, totalTokenCount: 2}}
+  if (request.url?.includes('alt=sse')) {
+    response.writeHead(200, {'content-type': 'text/event-stream'})
+    response.end(`data: ${JSON.stringify(chunk)}\n\n`)
+  } else {
+    response.writeHead(200, {'content-type': 'application/json'})
+    response.end(JSON.stringify(request.url?.includes(':countTokens') ? {totalTokens: 1} : chunk))
+  }
+}
+
+export async function startModelEndpoint(script: ScriptedCall[] = []): Promise<ModelEndpoint> {
+  const bodies: Record<string, unknown>[] = []
+  const server = createServer((request, response) => {
+    let text = ''
+    request.setEncoding('utf8')
+    request.on('data', (chunk: string) => (text += chunk))
+    request.on('end', () => {
+      let body: Record<string, unknown> = {}
+      try {
+        body = text ? (JSON.parse(text) as Record<string, unknown>) : {}
+      } catch {
+        // Kept as an empty body; the host gets a plain answer.
+      }
+      bodies.push(body)
+      const call = script[toolResults(body)]
+      if (request.url?.startsWith('/v1/messages')) answerAnthropic(response, body, call)
+      else answerGemini(request, response, body, call)
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const {port} = server.address() as AddressInfo
+  return {
+    bodies,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
+    url: `http://127.0.0.1:${port}`,
+  }
+}
+
+/** Every text the host put in front of the model, in one string. */
+export const sentText = (endpoint: ModelEndpoint): string => JSON.stringify(endpoint.bodies)
