@@ -1,6 +1,7 @@
 // What the benchmarks share: an isolated HOME, the median, and children that never outlive the benchmark.
-import {mkdirSync, mkdtempSync, rmSync} from 'node:fs'
-import {tmpdir} from 'node:os'
+import {createHash} from 'node:crypto'
+import {existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync} from 'node:fs'
+import {homedir, tmpdir} from 'node:os'
 import {join} from 'node:path'
 
 export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
@@ -32,4 +33,17 @@ process.once('exit', () => {
 export function killAtExit(pid) {
   if (pid !== undefined) children.add(pid)
   return pid
+}
+
+/**
+ * Where test/corpus/install.sh put the corpus CLI `name` (test/corpus/<name>): the cache prefix named by a hash of
+ * its package.json and lockfile, as test/corpus/clis.ts finds it. Undefined when it is not installed.
+ */
+export function corpusInstall(name) {
+  const here = join(import.meta.dirname, '../test/corpus', name)
+  const hash = createHash('sha256')
+  for (const file of ['package.json', 'package-lock.json']) hash.update(readFileSync(join(here, file)))
+  const cache = join(process.env.OCLIF_PLUGIN_MCP_CACHE ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'oclif-plugin-mcp'), 'corpus')
+  const dir = join(cache, `${name}-${hash.digest('hex').slice(0, 16)}`)
+  return existsSync(join(dir, '.installed')) ? dir : undefined
 }

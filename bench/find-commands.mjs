@@ -11,12 +11,19 @@ import {parseAuthorConfig} from '../dist/settings/author-config.js'
 import {resolveSettings} from '../dist/settings/settings.js'
 import {buildRegistry} from '../dist/tools/catalog/registry.js'
 import {buildCommandIndex} from '../dist/tools/exposure/command-search.js'
-import {isolatedHome} from './common.mjs'
+import {corpusInstall, isolatedHome} from './common.mjs'
 import {generateCli} from './generate-cli.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const ROUNDS = 20
 const GENERATED_COMMANDS = 1000
+
+// Published CLIs of the corpus (test/corpus/install.sh), found before HOME is replaced below.
+const CORPUS_SETS = [
+  {name: 'sf', package: '@salesforce/cli'},
+  {name: 'shopify', package: '@shopify/cli'},
+  {name: 'asyncapi', package: '@asyncapi/cli'},
+].map((cli) => ({...cli, root: corpusInstall(cli.name) && join(corpusInstall(cli.name), 'node_modules', cli.package)}))
 
 // No user config, data or cache (and so no user-installed plugins) may leak into the CLIs we load.
 Object.assign(process.env, isolatedHome('bench-find-').env)
@@ -35,22 +42,32 @@ function percentile(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]
 }
 
-function quality(label, index, set) {
+function quality(label, {index, registry}, set) {
   let top1 = 0
   let top5 = 0
+  let destructiveAbove = 0
   const misses = []
   for (const {expect, query} of set) {
-    const ids = index.search(query).slice(0, 5).map((m) => m.tool.id)
+    const hits = index.search(query).slice(0, 5)
+    const ids = hits.map((m) => m.tool.id)
     if (expect.includes(ids[0])) top1++
     if (ids.some((id) => expect.includes(id))) top5++
     else misses.push(`    miss: "${query}" wants ${expect.join(' | ')}; got ${ids.join(', ') || '(nothing)'}`)
     if (ids.length > 0 && !expect.includes(ids[0]) && ids.some((id) => expect.includes(id))) {
       misses.push(`    not first: "${query}" wants ${expect.join(' | ')}; got ${ids.join(', ')}`)
     }
+
+    // A query for something constructive must not find a destructive command first.
+    const wanted = index.search(query).findIndex((m) => expect.includes(m.tool.id))
+    const constructive = expect.every((id) => !registry.byId.get(id)?.hints.destructiveHint)
+    if (constructive && hits.slice(0, wanted === -1 ? 5 : wanted).some((m) => m.tool.hints.destructiveHint)) {
+      destructiveAbove++
+      misses.push(`    destructive first: "${query}" wants ${expect.join(' | ')}; got ${ids.join(', ')}`)
+    }
   }
 
   const pct = (n) => `${((100 * n) / set.length).toFixed(1)} %`
-  console.log(`  ${label}: ${set.length} queries, top-1 ${top1}/${set.length} (${pct(top1)}), top-5 ${top5}/${set.length} (${pct(top5)})`)
+  console.log(`  ${label}: ${set.length} queries, top-1 ${top1}/${set.length} (${pct(top1)}), top-5 ${top5}/${set.length} (${pct(top5)}), destructive ranked above the constructive answer: ${destructiveAbove}`)
   for (const line of misses) console.log(line)
   return {top1, top5, total: set.length}
 }
@@ -80,7 +97,7 @@ console.log(`find_commands benchmark: node ${process.version}, ${cpus().length} 
 
 const taskbox = await load(join(here, '../examples/taskbox'))
 console.log(`\ntaskbox (examples/taskbox): ${taskbox.registry.tools.length} commands, index built in ${taskbox.indexMs.toFixed(1)} ms`)
-quality('taskbox queries', taskbox.index, taskboxQueries)
+quality('taskbox queries', taskbox, taskboxQueries)
 latency(taskbox.index, taskboxQueries.map((q) => q.query))
 
 const herokuRoot = join(here, '.cache/heroku/node_modules/heroku')
@@ -92,10 +109,24 @@ if (!existsSync(join(herokuRoot, 'package.json'))) {
 const heroku = await load(herokuRoot)
 const herokuVersion = JSON.parse(readFileSync(join(herokuRoot, 'package.json'), 'utf8')).version
 console.log(`\nheroku@${herokuVersion}: ${heroku.registry.tools.length} commands, index built in ${heroku.indexMs.toFixed(1)} ms`)
-quality('heroku queries', heroku.index, herokuQueries)
+quality('heroku queries', heroku, herokuQueries)
 // Written by hand partway through tuning the engine on the two sets above, and never tuned against: its misses stay.
-quality('heroku held-out queries', heroku.index, queries('heroku-holdout'))
+quality('heroku held-out queries', heroku, queries('heroku-holdout'))
 latency(heroku.index, herokuQueries.map((q) => q.query))
+
+for (const cli of CORPUS_SETS) {
+  if (!cli.root) {
+    console.error(`\n${cli.package} is not installed: run bash test/corpus/install.sh (npm run bench:find does).`)
+    process.exit(1)
+  }
+
+  const loaded = await load(cli.root)
+  const version = JSON.parse(readFileSync(join(cli.root, 'package.json'), 'utf8')).version
+  console.log(`\n${cli.package}@${version}: ${loaded.registry.tools.length} commands, index built in ${loaded.indexMs.toFixed(1)} ms`)
+  quality(`${cli.name} queries`, loaded, queries(cli.name))
+  quality(`${cli.name} held-out queries`, loaded, queries(`${cli.name}-holdout`))
+  latency(loaded.index, queries(cli.name).map((q) => q.query))
+}
 
 const generatedRoot = mkdtempSync(join(tmpdir(), 'bench-find-cli-'))
 try {

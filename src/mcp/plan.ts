@@ -17,6 +17,7 @@ import {readOutputTool} from '../tools/builtins/read-output.js'
 import {runCommandTool} from '../tools/builtins/run-command.js'
 import {buildRegistry} from '../tools/catalog/registry.js'
 import {type CallEnvironment, createCallEnvironment} from '../tools/execution/call-environment.js'
+import {entryBytes, LISTING_ENVELOPE_BYTES} from '../tools/exposure/listing.js'
 import {project} from '../tools/exposure/projection.js'
 import {type PlannedPrompt, planPrompts} from './prompts.js'
 import {agentInstructions, type AgentInstructions} from './instructions.js'
@@ -52,11 +53,14 @@ export interface ServerPlan {
  */
 export function buildServerPlan(config: Config, settings: Settings): ServerPlan {
   const registry = buildRegistry(config, settings)
-  const projection = project(registry, settings)
-  const call = createCallEnvironment(config, settings, projection)
-  const listed: ListedTool[] = []
+  // The byte budget bounds the whole tools/list. The built-in tools' entries do not depend on which commands are in
+  // the band (only on the boundary, the same for any band), so they are measured against the band that ignores
+  // them; the band is then fitted to what they leave, and the built-ins made again for it only if it changed.
+  const unreserved = project(registry, settings)
+  const call = createCallEnvironment(config, settings, unreserved)
   const docs = docsIndex(config, settings.author.docs ?? [])
-  const builtins = [
+  const listed: ListedTool[] = []
+  const builtinsFor = (projection: Projection): BuiltinTool[] => [
     describeCapabilitiesTool(projection, () => listed.map((entry) => entry.tool.name)),
     cliInfoTool(config, projection, PROTOCOL_REVISIONS),
     listCommandsTool(config, projection),
@@ -68,6 +72,9 @@ export function buildServerPlan(config: Config, settings: Settings): ServerPlan 
     readOutputTool(call),
     ...docsTools(config, docs),
   ]
+  const reserved = builtinsFor(unreserved).reduce((sum, tool) => sum + entryBytes(tool, tool.schema), LISTING_ENVELOPE_BYTES)
+  const projection = project(registry, settings, reserved)
+  const builtins = builtinsFor(projection)
   listed.push(...builtins.map((tool) => ({kind: 'builtin' as const, tool})), ...projection.band.map((tool) => ({kind: 'command' as const, tool})))
   return {
     call,

@@ -40,7 +40,7 @@ export const serverFlags = {
 /** Flags that decide what the server exposes (the projection); shared by every server command. */
 export const projectionFlags = {
   exclude: Flags.string({description: 'Command ids, topics or globs to leave out entirely; repeat for several.', multiple: true}),
-  'max-bytes': Flags.integer({description: 'Byte budget of the typed tools in tools/list (default 32768).', min: 1024}),
+  'max-bytes': Flags.integer({description: 'Byte budget of the whole tools/list, built-in tools included (default 32768).', min: 1024}),
   'max-tools': Flags.integer({description: 'At most this many command tools in tools/list (default 40); the rest stay reachable through run_command.', min: 0}),
   profile: Flags.string({description: "A profile from the CLI's package.json (oclif.mcp.profiles): which commands are listed as tools."}),
   'read-only': Flags.boolean({description: 'Expose read-only commands only; nothing that changes state is reachable by any path.'}),

@@ -16,10 +16,11 @@ export type ModelEndpoint = {
 
 type Part = Record<string, unknown>
 
+/** How many tool results the conversation holds (Anthropic's `tool_result` parts, Gemini's `functionResponse`). */
 const toolResults = (body: Record<string, unknown>): number => {
-  const turns = [...((body.messages as {content?: unknown}[] | undefined) ?? []), ...((body.contents as {parts?: unknown}[] | undefined) ?? [])]
+  const turns = [...((body.messages as {content?: unknown}[] | undefined) ?? []).map((m) => m.content), ...((body.contents as {parts?: unknown}[] | undefined) ?? []).map((c) => c.parts)]
   return turns
-    .flatMap((turn) => [turn.content, (turn as {parts?: unknown}).parts].flatMap((items) => (Array.isArray(items) ? (items as Part[]) : [])))
+    .flatMap((parts) => (Array.isArray(parts) ? (parts as Part[]) : []))
     .filter((part) => part.type === 'tool_result' || part.functionResponse !== undefined).length
 }
 

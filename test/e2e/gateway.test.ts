@@ -117,6 +117,20 @@ describe('the gateway: a small typed band, every command still reachable', () =>
     expect(tasksIn(project).filter((t) => t.title === 'typed once')).toHaveLength(1)
   })
 
+  it('keeps idempotency keys for commands that change things: a read-only command runs again, by either path', async () => {
+    const properties = async (command: string) => Object.keys((data(await call('describe_command', {command})).inputSchema as {properties: object}).properties)
+    expect(await properties('tasks add')).toEqual(expect.arrayContaining(['cwd', 'idempotencyKey']))
+    expect(await properties('tasks list')).toContain('cwd')
+    expect(await properties('tasks list')).not.toContain('idempotencyKey')
+    // Through run_command a key for a read-only command is no error; the command just runs (twice, both answers fresh).
+    const hash = await hashOf('tasks list')
+    for (let i = 0; i < 2; i++) {
+      const listed = await call('run_command', {arguments: {cwd: project}, command: 'tasks list', expectedDefinitionHash: hash, idempotencyKey: 'read-1'})
+      expect(listed.isError).toBeFalsy()
+      expect((listed.content as {text: string}[]).at(-1)?.text).not.toContain('Replayed')
+    }
+  })
+
   it('in read-only mode reaches no mutating command through any path', async () => {
     const readOnly = await start(['--read-only'])
     const names = (await readOnly.client.listTools()).tools.map((t) => t.name)

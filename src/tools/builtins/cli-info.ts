@@ -11,7 +11,7 @@ import {type BuiltinTool, builtinTool, jsonResult} from './builtin-tool.js'
 export function cliInfoTool(config: Config, projection: Projection, revisions: readonly string[]): BuiltinTool {
   let info: CallToolResult | undefined
   return builtinTool({
-    description: `Facts about the ${config.bin} CLI this server runs: name, version, Node and @oclif/core versions, installed plugins, and the MCP protocol revisions served.`,
+    description: `The ${config.bin} CLI this server runs: version, Node and @oclif/core versions, plugins, MCP revisions served.`,
     handler() {
       // Nothing in it changes while the server runs: worked out once (HTTP asks for it on a fresh instance each time).
       const commands = projection.executable.size

@@ -12,7 +12,7 @@ export function describeCapabilitiesTool(projection: Projection, listed: () => r
   let answer: ReturnType<typeof jsonResult> | undefined
   return builtinTool({
     description:
-      'What this server exposes and why: the exact tool names listed, the profile and its limits, the size of the listed command tools, read-only mode, and why each command that is not listed is left out (and whether run_command can still reach it).',
+      'What this server exposes and why: the tools listed, profile, limits, read-only mode, and why each unlisted command is left out (and whether run_command reaches it).',
     handler() {
       // Nothing in it changes while the server runs: worked out on the first call (as cli_info is).
       answer ??= capabilitiesResult(projection, listed())

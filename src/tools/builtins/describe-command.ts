@@ -95,7 +95,7 @@ export function commandReference(tool: CommandTool, config: Config, projection: 
 /** describe_command: everything about one command inside the boundary, with the definitionHash run_command needs. */
 export function describeCommandTool(config: Config, projection: Projection): BuiltinTool {
   return builtinTool({
-    description: `Everything about one ${config.bin} command: description, usage, flags, args, examples, aliases, annotations, its input schema and its definitionHash (which run_command needs).`,
+    description: `One ${config.bin} command in full: usage, flags, args, examples, annotations, input schema, and the definitionHash run_command needs.`,
     handler(input) {
       const name = String(input.command)
       const tool = findExecutable(projection, name)
@@ -106,7 +106,7 @@ export function describeCommandTool(config: Config, projection: Projection): Bui
     },
     name: 'describe_command',
     schema: z.strictObject({
-      command: z.string().min(1).describe('Command id ("apps create" or "apps:create") or tool name ("apps_create").'),
+      command: z.string().min(1).describe('Command id ("apps create", "apps:create") or tool name.'),
     }),
     title: 'Describe a command',
   })

@@ -20,7 +20,7 @@ export function docsIndex(config: Config, extraGlobs: readonly string[]): DocsIn
 /** search_docs and read_doc, over one index of the CLI's and its plugins' Markdown docs. */
 export function docsTools(config: Config, docs: DocsIndex): BuiltinTool[] {
   const search = builtinTool({
-    description: `Search the Markdown documentation of ${config.bin} and its plugins (READMEs and docs folders). Returns ranked sections with snippets; read one with read_doc.`,
+    description: `Search the docs of ${config.bin} and its plugins (READMEs, docs folders): ranked sections with snippets; read one with read_doc.`,
     async handler(input) {
       const all = await docs()
       const hits = searchDocs(all, String(input.query), Number(input.limit ?? 5))
@@ -28,14 +28,14 @@ export function docsTools(config: Config, docs: DocsIndex): BuiltinTool[] {
     },
     name: 'search_docs',
     schema: z.strictObject({
-      limit: z.number().int().min(1).max(20).describe('At most this many results (default 5).').optional(),
+      limit: z.number().int().min(1).max(20).describe('Default 5.').optional(),
       query: z.string().min(1).max(500).describe('Words to look for.'),
     }),
     title: 'Search the docs',
   })
 
   const read = builtinTool({
-    description: `Read one documentation file found by search_docs (by its path, e.g. "${config.name}/README.md"). Long files come in pages: pass offset to continue.`,
+    description: `Read a doc file search_docs found (path like "${config.name}/README.md"), a page at a time.`,
     async handler(input) {
       const all = await docs()
       const path = String(input.path)
@@ -58,9 +58,9 @@ export function docsTools(config: Config, docs: DocsIndex): BuiltinTool[] {
     },
     name: 'read_doc',
     schema: z.strictObject({
-      maxChars: z.number().int().min(100).max(200_000).describe(`At most this many characters (default ${DEFAULT_READ_CHARS}).`).optional(),
-      offset: z.number().int().min(0).describe('Start at this character (for the next page).').optional(),
-      path: z.string().min(1).describe('Document path as search_docs returned it.'),
+      maxChars: z.number().int().min(100).max(200_000).describe(`Default ${DEFAULT_READ_CHARS}.`).optional(),
+      offset: z.number().int().min(0).describe('Character to start at (next page).').optional(),
+      path: z.string().min(1).describe('Path as search_docs gave it.'),
     }),
     title: 'Read a doc',
   })

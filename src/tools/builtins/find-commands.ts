@@ -41,7 +41,7 @@ export function findCommandsTool(config: Config, projection: Projection): Builti
   const search = (query: string) => (index ??= buildCommandIndex([...projection.executable.values()])).search(query)
 
   return builtinTool({
-    description: `Search every ${config.bin} command you can run, listed as a tool or not, by what you want to do ("create an app", "show logs"). Ranked hits with id, summary, annotations and whether it is listed; pass nextCursor back for more. Then describe_command and run_command (or the listed tool).`,
+    description: `Search every ${config.bin} command, listed as a tool or not, by task ("create an app"): ranked hits, nextCursor for more. Then call the listed tool, or describe_command and run_command.`,
     handler(input) {
       const query = String(input.query)
       const limit = Number(input.limit ?? PAGE)
@@ -54,9 +54,9 @@ export function findCommandsTool(config: Config, projection: Projection): Builti
     },
     name: 'find_commands',
     schema: z.strictObject({
-      cursor: z.string().max(200).describe('nextCursor from the previous page.').optional(),
-      limit: z.number().int().min(1).max(50).describe(`Hits per page (default ${PAGE}).`).optional(),
-      query: z.string().min(1).max(500).describe('What you want to do, or words of a command id.'),
+      cursor: z.string().max(200).describe('nextCursor of the previous page.').optional(),
+      limit: z.number().int().min(1).max(50).describe(`Default ${PAGE}.`).optional(),
+      query: z.string().min(1).max(500).describe('The task, or words of a command id.'),
     }),
     title: 'Find commands',
   })

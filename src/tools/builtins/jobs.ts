@@ -11,7 +11,7 @@ import {type BuiltinTool, builtinTool, jsonResult} from './builtin-tool.js'
 /** The longest a job_status call waits: below the 60 s after which hosts drop a call. */
 export const MAX_WAIT_SECONDS = 50
 
-const jobId = z.string().min(1).max(64).describe('The job id a call answered with when its command went on as a job.')
+const jobId = z.string().min(1).max(64).describe('The job id a call answered with.')
 
 /**
  * job_status: a job's state and the output it wrote since a cursor, waiting (up to MAX_WAIT_SECONDS) for it to end
@@ -19,7 +19,7 @@ const jobId = z.string().min(1).max(64).describe('The job id a call answered wit
  */
 export function jobStatusTool(call: CallEnvironment): BuiltinTool {
   return builtinTool({
-    description: `A job's status and its new output. A call whose command is still running after its foreground time answers with a job id; pass it here, with the cursor of the last answer to get only new output, and "wait" (up to ${MAX_WAIT_SECONDS} s) to wait for the job to end. Once the job has ended this answers with the command's result. Without "job", lists recent jobs.`,
+    description: `A call still running after its foreground time answers with a job id: this gives the job's status and output (cursor: only what is new; wait: up to ${MAX_WAIT_SECONDS} s for the end), then the command's result. Without job: recent jobs.`,
     async handler(input, context) {
       if (input.job === undefined) {
         const jobs = call.jobs.list().map((job) => jobFacts(job))
@@ -47,9 +47,9 @@ export function jobStatusTool(call: CallEnvironment): BuiltinTool {
     },
     name: 'job_status',
     schema: z.strictObject({
-      cursor: z.string().max(64).describe('Optional. The cursor of the previous answer: only output written since is returned.').optional(),
+      cursor: z.string().max(64).describe('cursor of the previous answer.').optional(),
       job: jobId.optional(),
-      wait: z.number().int().min(0).max(MAX_WAIT_SECONDS).describe(`Optional. Seconds to wait for the job to end before answering (0 to ${MAX_WAIT_SECONDS}; default 0).`).optional(),
+      wait: z.number().int().min(0).max(MAX_WAIT_SECONDS).describe('Seconds to wait for the end (default 0).').optional(),
     }),
     title: 'Job status',
   })
@@ -61,7 +61,7 @@ const CANCEL_WAIT_MS = 10_000
 /** cancel_job: stops a running job's command and everything it started. */
 export function cancelJobTool(call: CallEnvironment): BuiltinTool {
   return builtinTool({
-    description: 'Stop a running job: its command and every process it started are killed. Work the command had begun may be left half done.',
+    description: 'Stop a running job and every process it started; work begun may be left half done.',
     async handler(input, context) {
       const found = await call.jobs.lookup(String(input.job))
       if ('missing' in found) return found.missing

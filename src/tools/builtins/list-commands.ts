@@ -9,7 +9,7 @@ import {type BuiltinTool, builtinTool, commandEntry, jsonResult} from './builtin
 export function listCommandsTool(config: Config, projection: Projection): BuiltinTool {
   const commands = [...projection.executable.values()]
   return builtinTool({
-    description: `List the ${config.bin} commands available as tools: id, tool name, summary, topic and annotations. Filter by topic or by words in the id and summary.`,
+    description: `List the ${config.bin} commands: id, tool name, summary, annotations. Filter by topic or words.`,
     handler(input) {
       const topic = typeof input.topic === 'string' ? input.topic.trim().replaceAll(' ', ':') : undefined
       const words = typeof input.query === 'string' ? input.query.toLowerCase().split(/\s+/).filter(Boolean) : []
@@ -21,8 +21,8 @@ export function listCommandsTool(config: Config, projection: Projection): Builti
     },
     name: 'list_commands',
     schema: z.strictObject({
-      query: z.string().describe('Words that must all appear in the command id or summary.').optional(),
-      topic: z.string().describe('Only commands in this topic (e.g. "apps" or "apps domains").').optional(),
+      query: z.string().describe('Words all in the id or summary.').optional(),
+      topic: z.string().describe('A topic, e.g. "apps".').optional(),
     }),
     title: 'List commands',
   })

@@ -17,7 +17,7 @@ const PAGE_OVERHEAD = 1000
 export function readOutputTool(call: CallEnvironment): BuiltinTool {
   return builtinTool({
     description:
-      'Read the whole output of a command whose result was cut to fit, or of a job, a page at a time. The cut result (or the job) names the output id; pass the offset of the next page from the previous answer.',
+      'Read the whole output of a cut result or a job, a page at a time: the output id it names, the offset the previous page gives.',
     async handler(input, context) {
       const id = String(input.output)
       let output
@@ -57,10 +57,10 @@ export function readOutputTool(call: CallEnvironment): BuiltinTool {
     },
     name: 'read_output',
     schema: z.strictObject({
-      length: z.number().int().min(1).describe('Optional. Characters to read (default and most: what one result may hold).').optional(),
-      offset: z.number().int().min(0).describe('Optional. Character offset to start at (default 0).').optional(),
-      output: z.string().min(1).max(64).describe('The output id a cut result or a job names.'),
-      stream: z.enum(OUTPUT_STREAMS as [OutputStream, ...OutputStream[]]).describe('Optional. stdout (default) or stderr.').optional(),
+      length: z.number().int().min(1).describe('Characters (default and most: what one result holds).').optional(),
+      offset: z.number().int().min(0).describe('Default 0.').optional(),
+      output: z.string().min(1).max(64).describe('The output id.'),
+      stream: z.enum(OUTPUT_STREAMS as [OutputStream, ...OutputStream[]]).describe('Default stdout.').optional(),
     }),
     title: 'Read a command output',
   })

@@ -18,7 +18,7 @@ import {type BuiltinTool, builtinTool} from './builtin-tool.js'
  */
 export function runCommandTool(config: Config, projection: Projection, call: CallEnvironment): BuiltinTool {
   return builtinTool({
-    description: `Run any ${config.bin} command you can reach, listed as a tool or not. Get its definitionHash and input schema from describe_command first; if the command changed since, nothing runs and the answer gives the new hash.`,
+    description: `Run any ${config.bin} command in reach, listed or not, with the definitionHash describe_command gave; if the command changed since, nothing runs and the answer gives the new hash.`,
     async handler(input, context): Promise<CallAnswer> {
       const name = String(input.command)
       const tool = findExecutable(projection, name)
@@ -29,7 +29,9 @@ export function runCommandTool(config: Config, projection: Projection, call: Cal
         return {...errorResult(text), structuredContent: {code: 'STALE_DEFINITION', command: tool.displayId, definitionHash: current}}
       }
 
-      const args = {...(input.arguments as Record<string, unknown> | undefined), ...(input.idempotencyKey === undefined ? {} : {idempotencyKey: input.idempotencyKey})}
+      // A read-only command's tool takes no key: running it again is the answer to a retry.
+      const keyed = input.idempotencyKey !== undefined && !tool.hints.readOnlyHint
+      const args = {...(input.arguments as Record<string, unknown> | undefined), ...(keyed ? {idempotencyKey: input.idempotencyKey} : {})}
       return callCommandTool(tool, args, call, context)
     },
     // It runs whatever command it is given: as careful as the most dangerous command it can reach.
@@ -42,10 +44,10 @@ export function runCommandTool(config: Config, projection: Projection, call: Cal
     name: 'run_command',
     schema: z.strictObject({
       // An open object, not a record: a record's JSON Schema carries `propertyNames`, which Gemini and others refuse.
-      arguments: z.looseObject({}).describe("The command's arguments, as its input schema (describe_command) says; cwd goes here too.").optional(),
-      command: z.string().min(1).describe('Command id ("apps create" or "apps:create").'),
-      expectedDefinitionHash: z.string().min(1).describe('definitionHash from describe_command.'),
-      idempotencyKey: z.string().min(1).max(MAX_IDEMPOTENCY_KEY_LENGTH).describe('Optional. A retry with the same key and arguments returns the first result instead of running again.').optional(),
+      arguments: z.looseObject({}).describe('As its input schema says (cwd too).').optional(),
+      command: z.string().min(1).describe('Command id ("apps create", "apps:create").'),
+      expectedDefinitionHash: z.string().min(1).describe('From describe_command.'),
+      idempotencyKey: z.string().min(1).max(MAX_IDEMPOTENCY_KEY_LENGTH).describe('A retry with the same key and arguments gets the first result (a read-only command runs again).').optional(),
     }),
     title: 'Run a command',
   })

@@ -5,19 +5,25 @@ import type {Settings} from '../../settings/settings.js'
 /** The longest idempotencyKey a call may carry; the record store refuses longer ones too. */
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 200
 
+/** The names call inputs take in every command tool's schema; no flag or arg can have one (it is renamed). */
+export const CALL_INPUT_NAMES: readonly string[] = ['cwd', 'idempotencyKey']
+
 /**
- * What every command tool takes besides the command's own flags and args: where it runs, and the key that makes a
- * retry safe. Part of each tool's input schema; the call pipeline reads them, and they never reach the command line.
+ * What a command tool takes besides the command's own flags and args: where it runs, and, for a command that may
+ * change something, the key that makes a retry safe (running a read-only command twice is harmless, so its tool
+ * does not spend listing bytes on one). Part of each tool's input schema; the call pipeline reads them, and they
+ * never reach the command line.
  */
-export function callInputs(settings: Pick<Settings, 'defaultCwd'>): Record<string, z.ZodType> {
-  const fallback = settings.defaultCwd ?? 'a private empty directory'
-  return {
-    cwd: z.string().describe(`Absolute path of an existing directory to run the command in. Default: ${fallback}.`).optional(),
-    idempotencyKey: z
-      .string()
-      .min(1)
-      .max(MAX_IDEMPOTENCY_KEY_LENGTH)
-      .describe('Optional. A retry with the same key and arguments returns the first run\'s result instead of running again.')
-      .optional(),
-  }
+export function callInputs(settings: Pick<Settings, 'defaultCwd'>): {reading: Record<string, z.ZodType>; writing: Record<string, z.ZodType>} {
+  const cwd = z
+    .string()
+    .describe(`Absolute directory to run in (default: ${settings.defaultCwd ?? 'a private empty one'}).`)
+    .optional()
+  const idempotencyKey = z
+    .string()
+    .min(1)
+    .max(MAX_IDEMPOTENCY_KEY_LENGTH)
+    .describe('A retry with the same key and arguments gets the first result; the command does not run again.')
+    .optional()
+  return {reading: {cwd}, writing: {cwd, idempotencyKey}}
 }

@@ -107,7 +107,8 @@ function describeCommandTool(
   {command, layers, merged}: Chosen,
   config: Config,
   settings: Settings,
-  schemaOptions: SchemaOptions,
+  schemaOptions: Omit<SchemaOptions, 'serverShape'>,
+  inputs: ReturnType<typeof callInputs>,
   topics: ReadonlySet<string>,
   jsonOk: boolean,
 ): Omit<CommandTool, 'name'> {
@@ -135,7 +136,8 @@ function describeCommandTool(
     }
   }
 
-  const omit = withheld.length > 0 ? {...schemaOptions, omitFlags: new Set([...schemaOptions.omitFlags, ...withheld.map((w) => w.name)])} : schemaOptions
+  const omitFlags = withheld.length > 0 ? new Set([...schemaOptions.omitFlags, ...withheld.map((w) => w.name)]) : schemaOptions.omitFlags
+  const options = {...schemaOptions, omitFlags, serverShape: hints.readOnlyHint ? inputs.reading : inputs.writing}
   const {title: authorTitle, ...flags} = hints
   const title = authorTitle ?? `${config.bin} ${shownId}`
   const timeoutMs = merged.timeout ? merged.timeout * 1000 : settings.timeoutMs
@@ -150,7 +152,7 @@ function describeCommandTool(
     hintSource: resolved.source,
     hints: flags,
     id: command.id,
-    input: buildToolInput(command, omit),
+    input: buildToolInput(command, options),
     // On hosts whose --json errors lose their message, commands answer in text: the model must read why they failed.
     json: Boolean(command.enableJsonFlag) && jsonOk,
     summary,
@@ -191,14 +193,14 @@ export function buildRegistry(config: Config, settings: Settings): Registry {
     ),
     omitFlags,
     secretFlags: new Set(settings.author.secretFlags ?? []),
-    serverShape: callInputs(settings),
   }
+  const inputs = callInputs(settings)
   const topics = topicIds(chosen.map(({command}) => command.id))
   const jsonOk = jsonErrorsKeepMessage(config)
   const built: Omit<CommandTool, 'name'>[] = []
   for (const entry of chosen) {
     try {
-      built.push(describeCommandTool(entry, config, settings, schemaOptions, topics, jsonOk))
+      built.push(describeCommandTool(entry, config, settings, schemaOptions, inputs, topics, jsonOk))
     } catch (error) {
       if (error instanceof ConfigError) throw error
       // One command we cannot describe faithfully must not take the other tools (or the server) down.

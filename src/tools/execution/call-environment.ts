@@ -3,7 +3,7 @@ import type {Config} from '@oclif/core'
 import {join} from 'node:path'
 
 import type {Settings} from '../../settings/settings.js'
-import type {Projection} from '../exposure/projection.js'
+import type {Boundary} from '../exposure/projection.js'
 import type {IdempotencyRecords, OutputStream} from '../records/state-store.js'
 
 import {hostBinScript, uriScheme} from '../../host/facts.js'
@@ -28,7 +28,7 @@ export interface CallEnvironment {
   readonly audit?: AuditLog
   readonly binScript: string
   /** The capability boundary: a command outside it is answered like an unknown one, whoever asks. */
-  readonly boundary: Projection
+  readonly boundary: Boundary
   readonly config: Config
   /** Ends every running command and idle worker, then removes the private working directory. */
   dispose(): Promise<void>
@@ -55,7 +55,7 @@ export interface CallEnvironment {
 /** How long dispose waits for stopped jobs to record their end. */
 const DRAIN_MS = 3000
 
-export function createCallEnvironment(config: Config, settings: Settings, boundary: Projection): CallEnvironment {
+export function createCallEnvironment(config: Config, settings: Settings, boundary: Boundary): CallEnvironment {
   const binScript = hostBinScript(config)
   const groups = new ProcessGroups()
   const workdir = new DefaultWorkdir(settings.defaultCwd, config.bin)

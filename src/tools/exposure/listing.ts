@@ -22,16 +22,26 @@ function entry(tool: Listable, inputSchema: Record<string, unknown>): Tool {
 
 /**
  * A tool's tools/list entry: the one shape the server lists (src/mcp/factory.ts) and the byte budget counts, made as
- * the SDK's own handler makes it (the same fields, `type: 'object'` at the root of the input schema).
+ * the SDK's own handler makes it (the same fields, `type: 'object'` at the root of the input schema), less the
+ * schema's `$schema`: JSON Schema 2020-12 is MCP's default dialect, so naming it costs every tool 56 bytes for nothing.
  */
 export function listingEntry(tool: Listable, schema: z.ZodObject): Tool {
-  return entry(tool, {type: 'object', ...toJsonSchema(schema)})
+  const {$schema: _dialect, ...json} = toJsonSchema(schema)
+  return entry(tool, {type: 'object', ...json})
 }
 
 /** Bytes a command tool adds to tools/list. */
 export function listingBytes(tool: CommandTool): number {
-  return Buffer.byteLength(JSON.stringify(listingEntry(tool, tool.input.schema))) + 1
+  return entryBytes(tool, tool.input.schema)
 }
+
+/** Bytes one entry adds to tools/list: its JSON and the comma before the next. */
+export function entryBytes(tool: Listable, schema: z.ZodObject): number {
+  return Buffer.byteLength(JSON.stringify(listingEntry(tool, schema))) + 1
+}
+
+/** The bytes of tools/list's result around its entries: `{"tools":[]}`. */
+export const LISTING_ENVELOPE_BYTES = Buffer.byteLength(JSON.stringify({tools: []}))
 
 /** Never more than what the listing costs, found without building the tool's input schema. */
 export function listingFloor(tool: CommandTool): number {

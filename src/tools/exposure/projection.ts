@@ -45,12 +45,16 @@ export interface Projection {
   gateway: readonly CommandTool[]
   /** The commands of the band, for asking whether one is listed as a tool. */
   inBand: ReadonlySet<CommandTool>
-  limits: {maxBytes: number; maxTools: number}
+  /** maxBytes bounds the whole tools/list: the built-in tools' entries (reservedBytes) and the band's. */
+  limits: {maxBytes: number; maxTools: number; reservedBytes: number}
   /** `detail` says more where the reason alone does not (why a command manages the CLI itself). */
   notListed: readonly NotListed[]
   profile: null | string
   readOnly: boolean
 }
+
+/** The capability boundary alone: which commands any path may run, whatever the band. */
+export type Boundary = Pick<Projection, 'executable'>
 
 const SKIP_REASONS: Record<SkipKind, NotListedReason> = {
   author: 'excluded by author config',
@@ -119,9 +123,11 @@ function fit(candidates: readonly CommandTool[], maxTools: number, maxBytes: num
  * The projection, as a pipeline: registry → drop --exclude / profile exclusions → drop mutating commands in
  * read-only mode (the boundary) → choose the band: --tools, else the profile, else the author's default profile,
  * else every command if they all fit, else the default order → fit the band to the tool and byte budgets.
+ * `reservedBytes` is what the rest of tools/list takes (the built-in tools): the band gets the byte budget less that.
  */
-export function project(registry: Registry, settings: Settings): Projection {
-  const {exclude, maxBytes, maxTools} = settings.projection
+export function project(registry: Registry, settings: Settings, reservedBytes = 0): Projection {
+  const {exclude, maxTools} = settings.projection
+  const maxBytes = Math.max(0, settings.projection.maxBytes - reservedBytes)
   const {name, profile, source} = resolveProfile(settings)
   const readOnly = settings.projection.readOnly || Boolean(profile?.readOnly)
   const notListed: NotListed[] = registry.skipped.map((s) => ({
@@ -171,7 +177,7 @@ export function project(registry: Registry, settings: Settings): Projection {
     executable: new Map(boundary.map((t) => [t.id, t])),
     gateway,
     inBand,
-    limits: {maxBytes, maxTools},
+    limits: {maxBytes: settings.projection.maxBytes, maxTools, reservedBytes},
     notListed: notListed.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)),
     profile: name,
     readOnly,
@@ -191,7 +197,7 @@ export function findExecutable(projection: Projection, name: string): CommandToo
  * The one answer for a command that is unknown or outside the boundary (hidden, excluded, read-only mode): the two
  * cannot be told apart. Suggestions come from inside the boundary only.
  */
-export function unknownCommandMessage(projection: Projection, name: string): string {
+export function unknownCommandMessage(projection: Boundary, name: string): string {
   const near = closeMatches(name, [...projection.executable.values()].map((t) => t.displayId))
   return `No command "${name}".${near.length > 0 ? ` Did you mean: ${near.join(', ')}?` : ' Use find_commands or list_commands to see what there is.'}`
 }

@@ -214,6 +214,8 @@ describe('property names', () => {
   it.each([
     ['an arg named like a flag', [option('name')], [arg('name')], {}, ['name', 'name_arg']],
     ['a flag named like a server property', [option('cwd')], [], {}, ['cwd_flag']],
+    // Reserved in every tool, also where the property is not offered (a read-only command takes no key).
+    ['a flag named like a call input this tool does not take', [option('idempotencyKey')], [], {}, ['idempotencyKey_flag']],
     ['an arg named like a server property', [], [arg('cwd')], {}, ['cwd_arg']],
     ['a second collision on the renamed name', [option('cwd_arg')], [arg('cwd')], {}, ['cwd_arg', 'cwd_arg2']],
     ['a flag named extra_args', [option('extra_args')], [], {strict: false}, ['extra_args', 'extra_args_rest']],
