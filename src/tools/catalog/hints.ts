@@ -30,15 +30,16 @@ type Kind = 'destructive' | 'read' | 'write'
 const set = (words: string) => new Set(words.split(/\s+/).filter(Boolean))
 
 /** Verbs that only read, wherever they stand in an id (`org:list:users`, `org:display:user`). */
-const READ_VERBS = set(`
+export const READ_VERBS = set(`
   browse cat check count describe diff display explain fetch find get inspect list lookup ls print query read search
   show tail validate verify view which whoami`)
 /** Nouns that name a read (`version`, `apps:info`): evidence only as the id's last word (`package:version:create` is not). */
 const READ_NOUNS = set('help history info logs report stat stats status summary usage version')
-const DESTRUCTIVE_VERBS = set(`
+/** Verbs that destroy, wherever they stand in an id; find_commands also reads them as a query's wish to destroy. */
+export const DESTRUCTIVE_VERBS = set(`
   abort clean clear delete destroy drop erase flush kill killall nuke overwrite prune purge remove reset revoke rm
   rollback terminate truncate uninstall unset wipe`)
-const WRITE_VERBS = set(`
+export const WRITE_VERBS = set(`
   activate add apply approve assign attach authorize build bump cancel checkout clone commit configure connect convert
   copy create deactivate deploy dev disable disconnect done edit enable end exec execute export fix format generate
   grant import init install invoke join launch leave link load lock login logout mark merge migrate move new open

@@ -1,6 +1,7 @@
 import type {CommandTool} from '../catalog/registry.js'
 
 import {commandDetails, commandExamples, topicIds} from '../catalog/help-text.js'
+import {DESTRUCTIVE_VERBS, READ_VERBS, WRITE_VERBS} from '../catalog/hints.js'
 import {MIN_PREFIX_LENGTH, stem, terms} from './terms.js'
 
 /**
@@ -12,6 +13,9 @@ import {MIN_PREFIX_LENGTH, stem, terms} from './terms.js'
  * for longer words a term it is a prefix of) times the idea's rarity (IDF over every command it reaches). A command's
  * score is the sum over ideas, times the share of ideas it matched well, times a bonus for naming its id's words.
  * A query that spells a command's id, alias or tool name (`apps:create`, `apps create`, `apps_create`) puts it first.
+ * A query that asks for nothing destructive (no word that destroys, like `delete` or `wipe`) finds every command
+ * whose name says it destroys after the others: "deploy source" must not offer project:delete:source before
+ * project:deploy:start.
  */
 
 export interface CommandMatch {
@@ -51,6 +55,8 @@ const FULL_MATCH = 2
 /** What a synonym or a prefix match is worth next to the query's own word. */
 const SYNONYM_WEIGHT = 0.8
 const PREFIX_WEIGHT = 0.5
+/** A query that asks to read (its first verb reads: `show the logs`) scores a read-only command this share higher. */
+const READ_INTENT_BONUS = 0.5
 /** Up to this share is added when the query names every word of the id: `reset the database` means pg:reset. */
 const ID_COVERAGE_BONUS = 0.5
 /** The command whose id, alias or tool name the query spells out scores this much above the best other match. */
@@ -58,15 +64,15 @@ const EXACT_BONUS = 100
 
 /** Words that mean the same in a CLI's vocabulary: generic verbs and nouns many CLIs share, not one CLI's jargon. */
 const SYNONYMS = [
-  'delete remove rm destroy erase drop uninstall unset', 'show info display get view describe detail inspect',
+  'delete remove rm destroy erase drop uninstall unset', 'show info display get view describe detail inspect see',
   'list ls enumerate', 'create add new make provision generate', 'update edit modify change',
   'clear cleanup clean purge prune wipe flush', 'done complete finish', 'stop halt kill terminate shutdown',
   'restart reboot reload bounce', 'run execute exec launch', 'init initialize setup bootstrap',
-  'enable activate', 'disable deactivate off', 'upload push publish sync', 'download pull fetch',
+  'enable activate', 'disable deactivate off', 'upload push publish sync', 'download pull fetch retrieve',
   'login authenticate signin auth', 'user collaborator member teammate', 'app application',
   'database db postgres postgresql pg', 'config configuration configure', 'var variable env environment',
   'certificate cert ssl tls', 'directory dir folder', 'repository repo', 'task todo', 'process ps',
-  'size resize', 'report summary',
+  'size resize', 'report summary', 'dev development', 'use switch',
 ].map((line) => line.split(' '))
 
 /** Stem → the stems of its synonyms. */
@@ -75,6 +81,31 @@ for (const group of SYNONYMS) {
   const stems = [...new Set(group.map((w) => stem(w)))]
   for (const s of stems) SYNONYMS_OF.set(s, [...(SYNONYMS_OF.get(s) ?? []), ...stems.filter((other) => other !== s)])
 }
+
+/** The stems of a set of verbs of the classifier's, with their synonyms. */
+const stemsOf = (verbs: ReadonlySet<string>) => new Set([...verbs].flatMap((verb) => [stem(verb), ...(SYNONYMS_OF.get(stem(verb)) ?? [])]))
+/** Words that ask to destroy something. */
+const DESTROYING = stemsOf(DESTRUCTIVE_VERBS)
+const READING = stemsOf(READ_VERBS)
+const WRITING = new Set([...stemsOf(WRITE_VERBS), ...DESTROYING])
+
+/** What the query's first verb asks for: to read (`show`, `see`, `list`), to change something, or nothing said. */
+function intent(queryTerms: readonly string[]): 'read' | 'write' | undefined {
+  for (const term of queryTerms) {
+    // A word of both kinds (a synonym of a reading verb that also writes) says nothing; the next verb may.
+    if (READING.has(term) && !WRITING.has(term)) return 'read'
+    if (WRITING.has(term) && !READING.has(term)) return 'write'
+  }
+
+  return undefined
+}
+
+/**
+ * A command whose name says it destroys (`project:delete:source`, `drains:remove`): what a query that asks for
+ * nothing destructive must not find first. One destructive only by its summary ("Clears the login credentials" of
+ * auth:logout) or by default is ranked as it matches: the query may well name it (`log out`).
+ */
+const destroys = (tool: CommandTool) => tool.hints.destructiveHint && (tool.hintSource === 'verb' || tool.hintSource === 'author')
 
 /** The spelling every word of one synonym group shares, so that `show app info` asks for two ideas, not three. */
 function ideaKey(word: string): string {
@@ -180,16 +211,23 @@ export function buildCommandIndex(tools: readonly CommandTool[]): CommandIndex {
       }
 
       const reachedAll = new Set(wanted.flatMap((reached) => [...reached.keys()]))
+      const queryTerms = terms(query)
+      const reads = intent(queryTerms) === 'read'
       const results: CommandMatch[] = []
       for (const [i, score] of scores.entries()) {
         if (score === 0) continue
         const named = idTerms[i].filter((t) => reachedAll.has(t)).length / Math.max(idTerms[i].length, 1)
-        const value = score * (matched[i] / wanted.length) * (1 + ID_COVERAGE_BONUS * named)
+        const value = score * (matched[i] / wanted.length) * (1 + ID_COVERAGE_BONUS * named) * (reads && ordered[i].hints.readOnlyHint ? 1 + READ_INTENT_BONUS : 1)
         results.push({score: Math.round(value * 1000) / 1000, tool: ordered[i]})
       }
 
       // `ordered` is in id order and the sort is stable, so equal scores stay in id order.
       results.sort((a, b) => b.score - a.score)
+      if (!queryTerms.some((term) => DESTROYING.has(term))) {
+        const kept = results.filter((r) => !destroys(r.tool))
+        if (kept.length < results.length) results.splice(0, results.length, ...kept, ...results.filter((r) => destroys(r.tool)))
+      }
+
       const spelled = exact.get(query.trim().toLowerCase().replaceAll(/\s+/g, ':'))
       if (spelled === undefined) return results
       const others = results.filter((r) => r.tool !== ordered[spelled])

@@ -33,6 +33,39 @@ afterAll(() => {
 
 const ids = (query: string, on: CommandIndex = index) => on.search(query).map((m) => m.tool.id)
 
+describe('what the query asks for', () => {
+  // tasks:clear and tasks:remove are named for destroying (`clear`, `remove`).
+  const destroying = new Set(['tasks:clear', 'tasks:remove'])
+
+  it.each(['every done task', 'a task for good', 'tasks', 'done tasks'])(
+    '%j asks to destroy nothing: no command named to destroy comes before any other match',
+    (query) => {
+      const ranked = ids(query)
+      const firstDestroying = ranked.findIndex((id) => destroying.has(id))
+      const lastOther = ranked.findLastIndex((id) => !destroying.has(id))
+      expect(ranked.length).toBeGreaterThan(0)
+      if (firstDestroying !== -1) expect(firstDestroying).toBeGreaterThan(lastOther)
+    },
+  )
+
+  it('finds the command named to destroy first when the query asks to destroy', () => {
+    expect(ids('wipe every done task')[0]).toBe('tasks:clear')
+    expect(ids('delete a task for good')[0]).toBe('tasks:remove')
+  })
+
+  it('scores read-only commands higher when the query\'s first verb reads', () => {
+    const ratio = (query: string) => {
+      const score = (id: string) => index.search(query).find((m) => m.tool.id === id)!.score
+      return score('tasks:list') / score('tasks:add')
+    }
+
+    // Asked as a read, the read-only command gains half its score again (and whatever "see" itself reaches).
+    expect(ratio('see tasks') / ratio('tasks')).toBeGreaterThanOrEqual(1.5)
+    // Asked as a change, it gains nothing.
+    expect(ratio('add tasks')).toBeLessThan(ratio('tasks'))
+  })
+})
+
 describe('ranking the example CLI', () => {
   it.each([
     ['add a task', 'tasks:add'],
@@ -84,17 +117,24 @@ describe('results over a generated CLI with hundreds of commands', () => {
     big = buildCommandIndex(scale.tools)
   })
 
-  it('returns every match, best first, equal scores in id order', () => {
+  it('returns every match, best first, equal scores in id order (commands named to destroy after the others)', () => {
     const results = big.search('create a record')
     expect(results.length).toBeGreaterThan(100)
     expect(new Set(results.map((r) => r.tool.id)).size).toBe(results.length)
-    for (const [i, r] of results.entries()) {
-      if (i === 0) continue
-      const previous = results[i - 1]
-      expect(previous.score > r.score || (previous.score === r.score && previous.tool.id < r.tool.id)).toBe(true)
+    const destroys = (r: (typeof results)[number]) => r.tool.hints.destructiveHint && r.tool.hintSource === 'verb'
+    const others = results.filter((r) => !destroys(r))
+    const destroying = results.filter((r) => destroys(r))
+    expect(destroying.length).toBeGreaterThan(0)
+    expect(results).toEqual([...others, ...destroying])
+    for (const group of [others, destroying]) {
+      for (const [i, r] of group.entries()) {
+        if (i === 0) continue
+        const previous = group[i - 1]
+        expect(previous.score > r.score || (previous.score === r.score && previous.tool.id < r.tool.id)).toBe(true)
+      }
     }
 
-    expect(results.some((r, i) => i > 0 && results[i - 1].score === r.score)).toBe(true)
+    expect(others.some((r, i) => i > 0 && others[i - 1].score === r.score)).toBe(true)
   })
 
   it('ranks the same way whatever order the tools come in', () => {
