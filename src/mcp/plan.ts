@@ -57,7 +57,9 @@ export function buildServerPlan(config: Config, settings: Settings): ServerPlan 
   // the band (only on the boundary, the same for any band), so they are measured against the band that ignores
   // them; the band is then fitted to what they leave, and the built-ins made again for it only if it changed.
   const unreserved = project(registry, settings)
-  const call = createCallEnvironment(config, settings, unreserved)
+  // Warm workers import the listed commands ahead: known once the band is fitted, before any worker starts.
+  let listedIds: readonly string[] = []
+  const call = createCallEnvironment(config, settings, unreserved, () => listedIds)
   const docs = docsIndex(config, settings.author.docs ?? [])
   const listed: ListedTool[] = []
   const builtinsFor = (projection: Projection): BuiltinTool[] => [
@@ -74,6 +76,7 @@ export function buildServerPlan(config: Config, settings: Settings): ServerPlan 
   ]
   const reserved = builtinsFor(unreserved).reduce((sum, tool) => sum + entryBytes(tool, tool.schema), LISTING_ENVELOPE_BYTES)
   const projection = project(registry, settings, reserved)
+  listedIds = projection.band.map((tool) => tool.id)
   const builtins = builtinsFor(projection)
   listed.push(...builtins.map((tool) => ({kind: 'builtin' as const, tool})), ...projection.band.map((tool) => ({kind: 'command' as const, tool})))
   return {

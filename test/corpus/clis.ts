@@ -25,6 +25,8 @@ export interface CorpusCli {
   dataDir: (home: string) => string
   /** More environment the CLI needs to stay offline, quiet and inside the scratch HOME. */
   env?: (home: string) => Record<string, string>
+  /** Files the CLI needs in the scratch HOME (by path under it) to stay offline and quiet. */
+  files?: Record<string, string>
   /** A call that fails offline, and what its message must say. */
   failing: Call & {says: RegExp}
   /** Calls that work offline and answer the same every time: a warm worker's result must equal a cold run's. */
@@ -85,7 +87,10 @@ export const CORPUS: readonly CorpusCli[] = [
     add: 'author',
     bin: 'asyncapi',
     dataDir: xdgData('@asyncapi/cli'),
-    env: () => ({ASYNCAPI_METRICS: 'false'}),
+    // Its telemetry is off only by its own analytics file (what `asyncapi config analytics --disable` writes): without
+    // it every command waits for a metrics host's DNS answer, seconds in a sandbox with no network.
+    env: (home) => ({ASYNCAPI_METRICS_CONFIG_PATH: join(home, '.asyncapi-analytics')}),
+    files: {'.asyncapi-analytics': JSON.stringify({analyticsEnabled: 'false', infoMessageShown: 'true', userID: 'corpus'})},
     failing: {arguments: {'spec-file': '/nonexistent/asyncapi.yaml'}, says: /error locating AsyncAPI document/, tool: 'validate'},
     name: 'asyncapi',
     node: 22,
@@ -162,6 +167,7 @@ export function mcpArgv(cli: CorpusCli, command: string, args: string[] = []): s
  */
 export function prepare(cli: CorpusCli, home: string): Record<string, string> {
   mkdirSync(home, {recursive: true})
+  for (const [path, text] of Object.entries(cli.files ?? {})) writeFileSync(join(home, path), text)
   if (cli.add === 'link') {
     const dataDir = cli.dataDir(home)
     mkdirSync(dataDir, {recursive: true})

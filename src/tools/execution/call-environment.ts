@@ -17,6 +17,7 @@ import {JobTable} from './jobs.js'
 import {CommandLimiter} from './limiter.js'
 import {DefaultWorkdir} from './workdir.js'
 import {WorkerPool} from './worker-pool.js'
+import {commandModules, hookModules} from './warm-modules.js'
 
 /**
  * What running a command tool needs besides its input, and everything a server's calls leave running: built once per
@@ -55,11 +56,20 @@ export interface CallEnvironment {
 /** How long dispose waits for stopped jobs to record their end. */
 const DRAIN_MS = 3000
 
-export function createCallEnvironment(config: Config, settings: Settings, boundary: Boundary): CallEnvironment {
+/** How many commands' modules a warm worker is told to import ahead, at most. */
+const MAX_WARM_COMMANDS = 64
+
+/** `likely`: the ids of the commands a warm worker imports ahead (the listed ones), read each time one starts. */
+export function createCallEnvironment(config: Config, settings: Settings, boundary: Boundary, likely: () => readonly string[] = () => []): CallEnvironment {
   const binScript = hostBinScript(config)
   const groups = new ProcessGroups()
   const workdir = new DefaultWorkdir(settings.defaultCwd, config.bin)
-  const workers = new WorkerPool({bin: binScript, env: childEnv(config, {}), root: config.root, size: settings.workers})
+  let hooks: string[] | undefined
+  const warm = (recent: readonly string[]) => {
+    hooks ??= hookModules(config)
+    return {commands: commandModules(config, [...recent, ...likely()].slice(0, MAX_WARM_COMMANDS)), hooks}
+  }
+  const workers = new WorkerPool({bin: binScript, env: childEnv(config, {}), root: config.root, size: settings.workers, warm})
   // With --state, what outlives a call is shared with the other replicas on the same store.
   const shared = settings.state ? new RedisState(settings.state, `oclif-mcp:${config.bin}`) : undefined
   const outputs = new OutputStore(DEFAULT_KEPT_CHARS, shared)

@@ -1,10 +1,14 @@
 /**
- * A one-shot worker: started ahead of need, it loads the host CLI's @oclif/core and Config and imports every
- * plugin's hook modules, says it is ready, then waits for exactly one call. For that call it takes the call's cwd,
- * environment and command line and runs the CLI's own bin script, so the command goes through the CLI's normal path
- * (its bin, hooks included) with the module cache already warm; then the process ends like a cold run would.
+ * A one-shot worker: started ahead of need, it loads the host CLI's @oclif/core and Config (where the bin can
+ * require them) and imports the modules the server names (warm-modules.ts): every plugin's hooks, then it says it
+ * is ready, then, until its call comes, the modules of the commands likely to be called, without running them (a
+ * command's module graph is most of what a run costs on CLIs such as @shopify/cli, whose one commands module holds
+ * every command). For its one call it takes the call's cwd, environment and command line and runs the CLI's own bin
+ * script, so the command goes through the CLI's normal path (its bin, hooks included) with the module cache already
+ * warm; then the process ends like a cold run would.
  *
- * Run as: node worker-entry.js <cli root> <bin script>. Only Node built-ins here: everything else is the host's.
+ * Run as: node worker-entry.js <cli root> <bin script>, with an IPC channel: the first message names the modules,
+ * the next one is the call. Only Node built-ins here: everything else is the host's.
  */
 import {existsSync, readFileSync} from 'node:fs'
 import {createRequire, Module, runMain} from 'node:module'
@@ -20,10 +24,10 @@ interface Call {
   env: Record<string, string | undefined>
 }
 
-type Hooks = Record<string, (string | {target: string})[] | undefined>
-interface PluginLike {
-  hooks?: Hooks
-  root: string
+/** The modules to import ahead (warm-modules.ts). */
+interface Warm {
+  commands: string[]
+  hooks: string[]
 }
 
 const [root, bin] = process.argv.slice(2)
@@ -65,12 +69,8 @@ async function importQuietly(file: string): Promise<void> {
   }
 }
 
-function hookFile(pluginRoot: string, target: string): string | undefined {
-  const base = join(pluginRoot, target)
-  return ['', '.js', '.cjs', '.mjs'].map((ext) => base + ext).find((file) => existsSync(file))
-}
-
-async function warm(): Promise<void> {
+/** The host's @oclif/core and its Config, loaded as the bin will load them; nothing when the bin cannot require it. */
+async function loadConfig(): Promise<void> {
   const require = createRequire(bin)
   let core: string
   try {
@@ -81,7 +81,7 @@ async function warm(): Promise<void> {
 
   // Required as the bin requires it, so @oclif/core 1 finds the CLI's root from its module.parent chain as in a cold
   // run (createRequire's module stands at the bin's path); imported where it cannot be required.
-  type Core = {Config: {load(root: string): Promise<{getPluginsList?(): PluginLike[]; plugins: Map<string, PluginLike> | PluginLike[]}>}}
+  type Core = {Config: {load(root: string): Promise<unknown>}}
   let loaded: Core
   try {
     loaded = require('@oclif/core') as Core
@@ -90,16 +90,7 @@ async function warm(): Promise<void> {
     loaded = (await import(pathToFileURL(core).href)) as Core
   }
 
-  const config = await loaded.Config.load(root)
-  const plugins = config.getPluginsList?.() ?? (Array.isArray(config.plugins) ? config.plugins : [...config.plugins.values()])
-  for (const plugin of plugins) {
-    for (const hooks of Object.values(plugin.hooks ?? {})) {
-      for (const hook of hooks ?? []) {
-        const file = hookFile(plugin.root, typeof hook === 'string' ? hook : hook.target)
-        if (file) await importQuietly(file)
-      }
-    }
-  }
+  await loaded.Config.load(root)
 }
 
 async function run(call: Call): Promise<void> {
@@ -123,11 +114,21 @@ async function run(call: Call): Promise<void> {
 process.on('disconnect', () => {
   if (!started) process.exit(0)
 })
-process.once('message', (call: Call) => {
-  run(call).catch((error: unknown) => {
+let named: (warm: Warm) => void = () => {}
+const toWarm = new Promise<Warm>((resolve) => (named = resolve))
+process.on('message', (message: Call | {warm: Warm}) => {
+  if ('warm' in message) return named(message.warm)
+  if (started) return
+  run(message).catch((error: unknown) => {
     process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`)
     process.exitCode = 1
   })
 })
-await warm().catch(() => {})
+await loadConfig().catch(() => {})
+const {commands, hooks} = await toWarm
+for (const file of hooks) await importQuietly(file)
 process.send?.({ready: true})
+for (const file of commands) {
+  if (started) break
+  await importQuietly(file)
+}

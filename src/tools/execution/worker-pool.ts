@@ -4,6 +4,8 @@ import {readFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {fileURLToPath} from 'node:url'
 
+import type {WarmModules} from './warm-modules.js'
+
 import {CHILD_OPTIONS, killGroup, loadExeca, type Prestarted} from './child-process.js'
 
 const ENTRY = fileURLToPath(new URL('worker-entry.js', import.meta.url))
@@ -26,7 +28,12 @@ export interface PoolOptions {
   env: Record<string, string | undefined>
   root: string
   size: number
+  /** The modules a worker imports ahead, given the ids of the commands called lately (newest first). */
+  warm?: (recent: readonly string[]) => WarmModules
 }
+
+/** How many of the commands called lately a worker is told of. */
+const RECENT = 8
 
 function rssOf(pid: number): number {
   try {
@@ -40,13 +47,16 @@ function rssOf(pid: number): number {
 /**
  * Prewarmed one-shot workers (see worker-entry.ts). At most `size` idle workers at a time, started at once and
  * refilled after a call completes (never during one: on two cores warming would slow the call). Each serves one
- * call and exits. `take()` returns nothing when no worker is ready, and the caller spawns cold, which stays the
+ * call and exits. A worker is told which modules to import while it waits: the hooks, the commands called lately,
+ * then the others `warm` names. `take()` returns nothing when no worker is ready, and the caller spawns cold, which stays the
  * fallback for good when workers keep failing.
  */
 export class WorkerPool {
   private closed = false
   private failures = 0
   private readonly idle = new Set<Worker>()
+  /** Command ids of the latest calls, newest first: the likeliest next ones. */
+  private readonly recent: string[] = []
   private starting = 0
 
   constructor(private readonly options: PoolOptions) {}
@@ -70,8 +80,10 @@ export class WorkerPool {
     }
   }
 
-  /** A ready worker bound to one call, or undefined (spawn cold instead). */
+  /** A ready worker bound to one call (argv[0] is the command id), or undefined (spawn cold instead). */
   take(call: {argv: string[]; cwd: string; env: Record<string, string | undefined>}): Prestarted | undefined {
+    const [id] = call.argv
+    if (id !== undefined) this.recent.splice(0, this.recent.length, ...[id, ...this.recent.filter((r) => r !== id)].slice(0, RECENT))
     const worker = [...this.idle].find((w) => w.ready && w.child.exitCode === null && w.child.connected)
     if (!worker) return undefined
     this.idle.delete(worker)
@@ -126,6 +138,8 @@ export class WorkerPool {
     })
     // A worker that ends before it is used has failed (an error in the CLI, or it was killed).
     child.on('exit', () => fail())
+    // What to import ahead; the worker says it is ready once it has the hooks.
+    child.send({warm: this.options.warm?.(this.recent) ?? {commands: [], hooks: []}})
     child.catch(() => {})
     this.idle.add(worker)
   }
