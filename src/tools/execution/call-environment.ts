@@ -16,8 +16,8 @@ import {ProcessGroups} from './child-process.js'
 import {JobTable} from './jobs.js'
 import {CommandLimiter} from './limiter.js'
 import {DefaultWorkdir} from './workdir.js'
-import {WorkerPool} from './worker-pool.js'
 import {commandModules, hookModules} from './warm-modules.js'
+import {WorkerPool} from './worker-pool.js'
 
 /**
  * What running a command tool needs besides its input, and everything a server's calls leave running: built once per
