@@ -1,9 +1,8 @@
-import {fileURLToPath} from 'node:url'
-
 import type {Execution} from '../records/idempotency-store.js'
 import type {CallEnvironment} from './call-environment.js'
 import type {Redact} from './redact.js'
 
+import {ownFile} from '../../host/own-files.js'
 import {type CommandTool, PLUGIN_NAME} from '../catalog/registry.js'
 import {finishedOutput, newOutputId} from '../records/output-store.js'
 import {ArgvError, buildArgv, commandLineProblem} from './argv.js'
@@ -14,7 +13,7 @@ import {fitResult, overBudget} from './result-budget.js'
 import {errorResult, stripAnsi, toToolResult} from './tool-result.js'
 import {checkWorkdir} from './workdir.js'
 
-const ORPHAN_GUARD = fileURLToPath(new URL('orphan-guard.cjs', import.meta.url))
+const ORPHAN_GUARD = ownFile('tools/execution/orphan-guard.cjs')
 
 /** A command silent for this long still gets a progress notification (when the client asked for progress). */
 const PROGRESS_TICK_MS = 5000

@@ -2,13 +2,12 @@ import type {ResultPromise} from 'execa'
 
 import {readFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
-import {fileURLToPath} from 'node:url'
 
 import type {WarmModules} from './warm-modules.js'
 
+import {ownFile} from '../../host/own-files.js'
 import {CHILD_OPTIONS, killGroup, loadExeca, type Prestarted} from './child-process.js'
 
-const ENTRY = fileURLToPath(new URL('worker-entry.js', import.meta.url))
 /** A worker that has not said it is ready by then is given up on. */
 const WARM_TIMEOUT_MS = 60_000
 /** An idle worker larger than this is not kept (and the pool stops making more). */
@@ -101,7 +100,7 @@ export class WorkerPool {
   private async spawn(): Promise<void> {
     const execa = await loadExeca()
     if (!this.enabled) return
-    const child = execa(process.execPath, [ENTRY, this.options.root, this.options.bin], {
+    const child = execa(process.execPath, [ownFile('tools/execution/worker-entry.js'), this.options.root, this.options.bin], {
       ...CHILD_OPTIONS,
       cwd: tmpdir(),
       env: this.options.env,
