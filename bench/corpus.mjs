@@ -4,7 +4,7 @@
 // - start-up: spawn until the initialize answer of `mcp stdio` vs the CLI's own cold `--version`, with the floor
 //   under both (`node -e 0` and a bare SDK server, on the same Node as the CLI);
 // - call: an offline command of the CLI run directly from a shell vs through the server, warm worker and cold.
-// Run: npm run bench:corpus [-- --smoke] [-- NAME ...]   (installs the corpus first; needs the built dist/)
+// Run: npm run bench:corpus [-- --smoke] [-- NAME ...], or bash bench/node22.sh bench/corpus.mjs [--smoke] [NAME ...]
 // It runs on the corpus's Node 22, which reads test/corpus/clis.ts as it is (type stripping), so the corpus is
 // described once for its tests and for this benchmark.
 import {Client} from '@modelcontextprotocol/client'
@@ -124,7 +124,7 @@ async function calls(cli) {
   const direct = [cli.script, ...id.split(/[: ]/)]
   const refill = async () => {
     // A worker is refilled after each call: wait until the next one is ready (the answer says whether it was warm).
-    await pause(smoke ? 1500 : 3000)
+    await pause(smoke ? 2500 : 3500)
   }
 
   try {

@@ -1,6 +1,7 @@
 // Speed and memory, measured side by side in one run (this machine is shared and noisy: compare within a run).
 //   node bench/perf.mjs           full run (taskbox, and heroku@11.10.0 when bench/setup-heroku.sh installed it)
 //   node bench/perf.mjs --smoke   a few rounds of each, for CI: it must run and print figures; timing is not judged
+//   node bench/perf.mjs --http    the HTTP figures only
 // Needs the built dist/ (npm run build). Figures: per-call latency (MCP with a warm worker, MCP cold, the CLI run
 // directly), stdio start-up (until the initialize answer) vs the CLI's own --version, HTTP throughput and latency at
 // 32 connections vs a bare createMcpHandler server, and resident memory.
@@ -195,6 +196,9 @@ async function http() {
 
 console.log(`# oclif-plugin-mcp performance (${smoke ? 'smoke' : 'full'} run)\n`)
 console.log(`machine: ${cpus().length} × ${cpus()[0]?.model}, Node ${process.version}, ${new Date().toISOString()}\n`)
+// --http: the HTTP figures only.
+const httpOnly = process.argv.includes('--http')
+if (!httpOnly) {
 console.log('## Command call latency (median of', ROUNDS, 'rounds, interleaved)\n')
 console.log('| CLI | run directly | MCP, warm worker | MCP, cold spawn | warm / direct | cold / direct | warm calls | worker RSS |')
 console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |')
@@ -210,6 +214,7 @@ for (const cli of clis) {
   const r = await startup(cli)
   const floor = r.version + r.bare - r.node
   console.log(`| ${cli.name} | ${ms(r.version)} | ${ms(r.stdio)} | ${(r.stdio / r.version).toFixed(2)}× | ${ms(r.node)} | ${ms(r.bare)} | ${ms(floor)} | ${(floor / r.version).toFixed(2)}× |`)
+}
 }
 
 console.log(`\n## HTTP at 32 connections, ${LOAD_SECONDS} s each, 2026-07-28 requests (autocannon)\n`)

@@ -25,8 +25,12 @@ import {registerResources} from './resources.js'
 /** Array elements and object members one tools/call's arguments may hold in all (the SDK refuses more). */
 const MAX_TOOL_INPUT_ELEMENTS = 10_000
 
-/** Which of the plan's tools one server instance registers: HTTP builds one per request (see http/routing.ts). */
-export type ToolSelection = 'all' | 'none' | {name: string}
+/**
+ * What one server instance registers: HTTP builds one per request (see http/routing.ts). `all`: everything; `none`:
+ * no tool (resources and prompts only); a tools/list (`listing`, answered from the precomputed listing) or a
+ * tools/call of one named tool needs neither resources nor prompts.
+ */
+export type ToolSelection = 'all' | 'listing' | 'none' | {name: string}
 
 type ToolSchema = StandardSchemaWithJSON<Record<string, unknown>>
 
@@ -113,7 +117,7 @@ function listingOf(plan: ServerPlan): Tool[] {
 }
 
 function selected(selection: ToolSelection, name: string): boolean {
-  return selection === 'all' || (selection !== 'none' && selection.name === name)
+  return selection === 'all' || (typeof selection === 'object' && selection.name === name)
 }
 
 /**
@@ -134,8 +138,11 @@ export function createServerFactory(plan: ServerPlan, options: {warnUnaskable?: 
       instructions: plan.instructions.summary,
       maxToolInputElements: MAX_TOOL_INPUT_ELEMENTS,
     })
-    registerResources(server, plan)
-    registerPrompts(server, plan.prompts)
+    // The capabilities above are declared whatever is registered; a tools request reads no resource or prompt.
+    if (tools === 'all' || tools === 'none') {
+      registerResources(server, plan)
+      registerPrompts(server, plan.prompts)
+    }
     if (options.warnUnaskable && plan.call.settings.confirmDestructive && !plan.call.settings.trustHostApproval) {
       // One connection per process on stdio: say once, at the handshake, what the pipeline will do with this client.
       server.server.oninitialized = () => {

@@ -54,6 +54,7 @@ describe('createServerFactory', () => {
   it.each<[string, ToolSelection]>([
     ['only the named tool', {name: 'list_commands'}],
     ['no tool at all', 'none'],
+    ['nothing but the listing', 'listing'],
   ])('with %s registered, still lists them all, and calls of the others are unknown tools', async (_, selection) => {
     const names = plan.listed.map((entry) => entry.tool.name)
     await withServer(selection, async (client) => {
@@ -64,8 +65,18 @@ describe('createServerFactory', () => {
       )
       expect(other.isError).toBe(true)
       expect(other.text).toMatch(/cli_info/)
-      if (selection !== 'none') expect((await client.callTool({arguments: {}, name: 'list_commands'})).isError).toBeFalsy()
+      if (typeof selection === 'object') expect((await client.callTool({arguments: {}, name: 'list_commands'})).isError).toBeFalsy()
     })
+  })
+
+  it('registers resources and prompts for every request but a tools one', async () => {
+    for (const selection of ['all', 'none'] as const) {
+      await withServer(selection, async (client) => expect((await client.listResources()).resources.length).toBeGreaterThan(0))
+    }
+
+    for (const selection of ['listing', {name: 'cli_info'}] as const) {
+      await withServer(selection, async (client) => expect((await client.listResources()).resources).toEqual([]))
+    }
   })
 
   it('answers a fault in a tool with an error result, and goes on serving', async () => {

@@ -5,7 +5,7 @@ import type {ToolSelection} from '../factory.js'
 /**
  * The tools a server built for one HTTP request must register: all of them; only the one a single tools/call names;
  * none for any other single request (tools/list is answered from the precomputed listing, and nothing else reads the
- * registered tools). Modern requests say what they are in `Mcp-Method` / `Mcp-Name`, which the SDK has checked
+ * registered tools; a tools request needs no resources or prompts either). Modern requests say what they are in `Mcp-Method` / `Mcp-Name`, which the SDK has checked
  * against the body before it asks for a server; 2025-era ones are read from the parsed message. Anything else (a
  * batch, a name the plan does not list) gets every tool, so the SDK answers exactly as it would.
  */
@@ -22,6 +22,7 @@ export function toolsFor(context: McpRequestContext, message: unknown, listed: R
   }
 
   if (typeof method !== 'string') return 'all'
+  if (method === 'tools/list') return 'listing'
   if (method !== 'tools/call') return 'none'
   return typeof name === 'string' && listed.has(name) ? {name} : 'all'
 }

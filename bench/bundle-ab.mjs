@@ -1,0 +1,61 @@
+// A/B of the bundled `mcp stdio` (bin/bundle-stdio.mjs) against tsc's plain build of the same commit: spawn until the
+// initialize answer, the two swapped round by round in dist/commands/mcp/stdio.js (restored at the end).
+// Run: npm run bench:bundle [-- NAME ...]   (taskbox, plus the corpus CLIs named; needs the built dist/)
+import {execFileSync, spawn} from 'node:child_process'
+import {copyFileSync, mkdtempSync, readFileSync, rmSync} from 'node:fs'
+import {cpus, tmpdir} from 'node:os'
+import {join} from 'node:path'
+
+import {CORPUS, mcpArgv, nodeOf, prepare, ROOT} from '../test/corpus/clis.ts'
+import {isolatedHome, killAtExit, median} from './common.mjs'
+
+const ROUNDS = 13
+const entry = join(ROOT, 'dist/commands/mcp/stdio.js')
+if (!readFileSync(entry, 'utf8').includes('__createRequire')) throw new Error(`${entry} is not the bundle: run npm run build`)
+const work = mkdtempSync(join(tmpdir(), 'bench-bundle-'))
+process.once('exit', () => rmSync(work, {force: true, recursive: true}))
+const bundled = join(work, 'bundled.js')
+copyFileSync(entry, bundled)
+execFileSync(join(ROOT, 'node_modules/.bin/tsc'), ['-p', join(ROOT, 'tsconfig.build.json'), '--outDir', join(work, 'plain')])
+const plain = join(work, 'plain/commands/mcp/stdio.js')
+process.once('exit', () => copyFileSync(bundled, entry))
+
+const INIT = JSON.stringify({id: 1, jsonrpc: '2.0', method: 'initialize', params: {capabilities: {}, clientInfo: {name: 'b', version: '1'}, protocolVersion: '2025-11-25'}})
+function untilInitialized(node, args, env) {
+  return new Promise((resolve, reject) => {
+    const started = performance.now()
+    const child = spawn(node, args, {cwd: work, env, stdio: ['pipe', 'pipe', 'ignore']})
+    killAtExit(child.pid)
+    child.stdout.once('data', () => {
+      resolve(performance.now() - started)
+      child.kill('SIGKILL')
+    })
+    child.once('exit', (code) => code !== null && reject(new Error(`${args.join(' ')} exited ${code} without answering`)))
+    child.on('error', reject)
+    child.stdin.write(`${INIT}\n`)
+  })
+}
+
+const node20 = execFileSync('bash', ['-c', 'command -v node']).toString().trim()
+const targets = [{args: [join(ROOT, 'examples/taskbox/bin/run.js'), 'mcp', 'stdio', '--workers', '0'], env: {...process.env, ...isolatedHome('bench-bundle-taskbox-').env}, label: 'taskbox', node: node20}]
+for (const name of process.argv.slice(2)) {
+  const cli = CORPUS.find((c) => c.name === name)
+  if (!cli) throw new Error(`no corpus CLI named ${name}`)
+  targets.push({args: mcpArgv(cli, 'stdio', ['--workers', '0']), env: prepare(cli, join(work, name)), label: cli.package, node: nodeOf(cli)})
+}
+
+console.log(`machine: ${cpus().length} × ${cpus()[0]?.model}, ${new Date().toISOString()}; median of ${ROUNDS} rounds, interleaved\n`)
+console.log('| CLI | tsc build | bundled | saved |')
+console.log('| --- | ---: | ---: | ---: |')
+for (const target of targets) {
+  const times = {bundled: [], plain: []}
+  for (let i = 0; i < ROUNDS; i++) {
+    for (const [which, file] of [['plain', plain], ['bundled', bundled]]) {
+      copyFileSync(file, entry)
+      times[which].push(await untilInitialized(target.node, target.args, target.env))
+    }
+  }
+
+  const [a, b] = [median(times.plain), median(times.bundled)]
+  console.log(`| ${target.label} | ${Math.round(a)} ms | ${Math.round(b)} ms | ${Math.round(a - b)} ms |`)
+}
