@@ -13,12 +13,15 @@ const ROUNDS = 13
 const entry = join(ROOT, 'dist/commands/mcp/stdio.js')
 if (!readFileSync(entry, 'utf8').includes('__createRequire')) throw new Error(`${entry} is not the bundle: run npm run build`)
 const work = mkdtempSync(join(tmpdir(), 'bench-bundle-'))
-process.once('exit', () => rmSync(work, {force: true, recursive: true}))
 const bundled = join(work, 'bundled.js')
 copyFileSync(entry, bundled)
+// However the run ends: the bundle back in its place, then the scratch files gone.
+process.once('exit', () => {
+  copyFileSync(bundled, entry)
+  rmSync(work, {force: true, recursive: true})
+})
 execFileSync(join(ROOT, 'node_modules/.bin/tsc'), ['-p', join(ROOT, 'tsconfig.build.json'), '--outDir', join(work, 'plain')])
 const plain = join(work, 'plain/commands/mcp/stdio.js')
-process.once('exit', () => copyFileSync(bundled, entry))
 
 const INIT = JSON.stringify({id: 1, jsonrpc: '2.0', method: 'initialize', params: {capabilities: {}, clientInfo: {name: 'b', version: '1'}, protocolVersion: '2025-11-25'}})
 function untilInitialized(node, args, env) {
