@@ -1,13 +1,13 @@
 // A/B of the bundled `mcp stdio` (bin/bundle-stdio.mjs) against tsc's plain build of the same commit: spawn until the
 // initialize answer, the two swapped round by round in dist/commands/mcp/stdio.js (restored at the end).
 // Run: npm run bench:bundle [-- NAME ...]   (taskbox, plus the corpus CLIs named; needs the built dist/)
-import {execFileSync, spawn} from 'node:child_process'
+import {execFileSync} from 'node:child_process'
 import {copyFileSync, mkdtempSync, readFileSync, rmSync} from 'node:fs'
 import {cpus, tmpdir} from 'node:os'
 import {join} from 'node:path'
 
 import {CORPUS, mcpArgv, nodeOf, prepare, ROOT} from '../test/corpus/clis.ts'
-import {isolatedHome, killAtExit, median} from './common.mjs'
+import {isolatedHome, median, untilInitialized} from './common.mjs'
 
 const ROUNDS = 13
 const entry = join(ROOT, 'dist/commands/mcp/stdio.js')
@@ -22,22 +22,6 @@ process.once('exit', () => {
 })
 execFileSync(join(ROOT, 'node_modules/.bin/tsc'), ['-p', join(ROOT, 'tsconfig.build.json'), '--outDir', join(work, 'plain')])
 const plain = join(work, 'plain/commands/mcp/stdio.js')
-
-const INIT = JSON.stringify({id: 1, jsonrpc: '2.0', method: 'initialize', params: {capabilities: {}, clientInfo: {name: 'b', version: '1'}, protocolVersion: '2025-11-25'}})
-function untilInitialized(node, args, env) {
-  return new Promise((resolve, reject) => {
-    const started = performance.now()
-    const child = spawn(node, args, {cwd: work, env, stdio: ['pipe', 'pipe', 'ignore']})
-    killAtExit(child.pid)
-    child.stdout.once('data', () => {
-      resolve(performance.now() - started)
-      child.kill('SIGKILL')
-    })
-    child.once('exit', (code) => code !== null && reject(new Error(`${args.join(' ')} exited ${code} without answering`)))
-    child.on('error', reject)
-    child.stdin.write(`${INIT}\n`)
-  })
-}
 
 const node20 = execFileSync('bash', ['-c', 'command -v node']).toString().trim()
 const targets = [{args: [join(ROOT, 'examples/taskbox/bin/run.js'), 'mcp', 'stdio', '--workers', '0'], env: {...process.env, ...isolatedHome('bench-bundle-taskbox-').env}, label: 'taskbox', node: node20}]
@@ -55,7 +39,9 @@ for (const target of targets) {
   for (let i = 0; i < ROUNDS; i++) {
     for (const [which, file] of [['plain', plain], ['bundled', bundled]]) {
       copyFileSync(file, entry)
-      times[which].push(await untilInitialized(target.node, target.args, target.env))
+      const started = performance.now()
+      await untilInitialized(target.node, target.args, {cwd: work, env: target.env})
+      times[which].push(performance.now() - started)
     }
   }
 

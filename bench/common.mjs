@@ -1,4 +1,5 @@
 // What the benchmarks share: an isolated HOME, the median, and children that never outlive the benchmark.
+import {spawn} from 'node:child_process'
 import {createHash} from 'node:crypto'
 import {existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync} from 'node:fs'
 import {homedir, tmpdir} from 'node:os'
@@ -46,4 +47,26 @@ export function corpusInstall(name) {
   const cache = join(process.env.OCLIF_PLUGIN_MCP_CACHE ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'oclif-plugin-mcp'), 'corpus')
   const dir = join(cache, `${name}-${hash.digest('hex').slice(0, 16)}`)
   return existsSync(join(dir, '.installed')) ? dir : undefined
+}
+
+const INITIALIZE = JSON.stringify({id: 1, jsonrpc: '2.0', method: 'initialize', params: {capabilities: {}, clientInfo: {name: 'bench', version: '1'}, protocolVersion: '2025-11-25'}})
+
+/**
+ * Spawns a stdio server and resolves when it first writes to stdout (its answer to the initialize request sent at
+ * once); the child is killed by pid whatever happens, and given up on after 60 s.
+ */
+export function untilInitialized(node, args, {cwd, env}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(node, args, {cwd, env, stdio: ['pipe', 'pipe', 'ignore']})
+    killAtExit(child.pid)
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000)
+    child.stdout.once('data', () => {
+      clearTimeout(timer)
+      child.kill('SIGKILL')
+      resolve()
+    })
+    child.once('exit', () => reject(new Error(`${args.join(' ')} ended without answering initialize`)))
+    child.on('error', reject)
+    child.stdin.write(`${INITIALIZE}\n`)
+  })
 }

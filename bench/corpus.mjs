@@ -9,7 +9,7 @@
 // described once for its tests and for this benchmark.
 import {Client} from '@modelcontextprotocol/client'
 import {StdioClientTransport} from '@modelcontextprotocol/client/stdio'
-import {execFile, spawn} from 'node:child_process'
+import {execFile} from 'node:child_process'
 import {mkdirSync, writeFileSync} from 'node:fs'
 import {cpus, loadavg} from 'node:os'
 import {dirname, join} from 'node:path'
@@ -18,7 +18,7 @@ import {promisify} from 'node:util'
 
 import {CORPUS, mcpArgv, nodeOf, prepare, ROOT, scriptOf, versionOf} from '../test/corpus/clis.ts'
 import {BUILTIN_TOOL_NAMES} from '../dist/tools/catalog/tool-names.js'
-import {isolatedHome, killAtExit, median} from './common.mjs'
+import {isolatedHome, killAtExit, median, untilInitialized} from './common.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const smoke = process.argv.includes('--smoke')
@@ -81,31 +81,12 @@ async function listing(cli) {
   }
 }
 
-const INIT = JSON.stringify({id: 1, jsonrpc: '2.0', method: 'initialize', params: {capabilities: {}, clientInfo: {name: 'b', version: '1'}, protocolVersion: '2025-11-25'}})
-
-/** Spawn until the first line on stdout (the initialize answer); the child is killed by pid whatever happens. */
-function untilInitialized(node, args, env) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(node, args, {cwd: work, env, stdio: ['pipe', 'pipe', 'ignore']})
-    killAtExit(child.pid)
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000)
-    child.stdout.once('data', () => {
-      clearTimeout(timer)
-      child.kill('SIGKILL')
-      resolve()
-    })
-    child.once('exit', () => reject(new Error(`${args.join(' ')} ended without answering initialize`)))
-    child.on('error', reject)
-    child.stdin.write(`${INIT}\n`)
-  })
-}
-
 async function startup(cli) {
   const times = {bare: [], node: [], stdio: [], version: []}
   for (let i = 0; i < ROUNDS; i++) {
     times.version.push(await timed(() => run(cli.node, [cli.script, '--version'], {cwd: work, env: cli.env})))
-    times.stdio.push(await timed(() => untilInitialized(cli.node, cli.argv('stdio', ['--workers', '0']), cli.env)))
-    times.bare.push(await timed(() => untilInitialized(cli.node, [join(here, 'bare-stdio.mjs')], cli.env)))
+    times.stdio.push(await timed(() => untilInitialized(cli.node, cli.argv('stdio', ['--workers', '0']), {cwd: work, env: cli.env})))
+    times.bare.push(await timed(() => untilInitialized(cli.node, [join(here, 'bare-stdio.mjs')], {cwd: work, env: cli.env})))
     times.node.push(await timed(() => run(cli.node, ['-e', '0'])))
   }
 

@@ -15,7 +15,7 @@ import {dirname, join} from 'node:path'
 import {fileURLToPath} from 'node:url'
 import {promisify} from 'node:util'
 
-import {isolatedHome, killAtExit, median} from './common.mjs'
+import {isolatedHome, killAtExit, median, untilInitialized} from './common.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const root = join(here, '..')
@@ -101,25 +101,6 @@ async function callLatency(cli) {
   return {c, d, w, warmHits, workerRss}
 }
 
-const INIT = JSON.stringify({id: 1, jsonrpc: '2.0', method: 'initialize', params: {capabilities: {}, clientInfo: {name: 'b', version: '1'}, protocolVersion: '2025-11-25'}})
-
-/** Spawn until the first line on stdout (the initialize answer); the child is killed by pid whatever happens. */
-function untilInitialized(args) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, {cwd: work, env, stdio: ['pipe', 'pipe', 'ignore']})
-    killAtExit(child.pid)
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000)
-    child.stdout.once('data', () => {
-      clearTimeout(timer)
-      child.kill('SIGKILL')
-      resolve()
-    })
-    child.once('exit', () => reject(new Error(`${args.join(' ')} ended without answering initialize`)))
-    child.on('error', reject)
-    child.stdin.write(`${INIT}\n`)
-  })
-}
-
 /**
  * Start-up of `mcp stdio` next to the CLI's own --version, and, in the same rounds, the two floors under it: Node
  * itself (`node -e 0`) and a bare SDK server with no CLI (bench/bare-stdio.mjs). No `mcp stdio` can start faster
@@ -129,8 +110,8 @@ async function startup(cli) {
   const times = {bare: [], node: [], stdio: [], version: []}
   for (let i = 0; i < ROUNDS; i++) {
     times.version.push(await timed(() => run(cli.bin, ['--version'], {cwd: work, env})))
-    times.stdio.push(await timed(() => untilInitialized([cli.bin, ...cli.mcp, '--workers', '0'])))
-    times.bare.push(await timed(() => untilInitialized([join(here, 'bare-stdio.mjs')])))
+    times.stdio.push(await timed(() => untilInitialized(process.execPath, [cli.bin, ...cli.mcp, '--workers', '0'], {cwd: work, env})))
+    times.bare.push(await timed(() => untilInitialized(process.execPath, [join(here, 'bare-stdio.mjs')], {cwd: work, env})))
     times.node.push(await timed(() => run(process.execPath, ['-e', '0'])))
   }
 
