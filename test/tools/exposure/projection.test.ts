@@ -6,7 +6,7 @@ import {join} from 'node:path'
 
 import {type AuthorConfig, ConfigError, parseAuthorConfig} from '../../../src/settings/author-config.js'
 import {resolveSettings, type ServerFlags} from '../../../src/settings/settings.js'
-import {listingBytes} from '../../../src/tools/exposure/listing.js'
+import {listingBytes, listingFloor} from '../../../src/tools/exposure/listing.js'
 import {findExecutable, project, type Projection, unknownCommandMessage} from '../../../src/tools/exposure/projection.js'
 import {definitionHash} from '../../../src/tools/catalog/definition-hash.js'
 import {buildRegistry, type Registry} from '../../../src/tools/catalog/registry.js'
@@ -117,6 +117,21 @@ describe('project: the example CLI', () => {
 })
 
 describe('project: a generated CLI of hundreds of commands', () => {
+  it('fits the band with the bytes the built-ins reserve taken off the budget', () => {
+    const settings = resolveSettings(parseAuthorConfig({}), {})
+    const registry = buildRegistry(large, settings)
+    const reserved = project(registry, settings, 8000)
+    expect(reserved.limits).toEqual({maxBytes: 32 * 1024, maxTools: 40, reservedBytes: 8000})
+    expect(reserved.bandBytes).toBeLessThanOrEqual(32 * 1024 - 8000)
+    expect(reserved.band.length).toBeLessThan(project(registry, settings).band.length)
+  })
+
+  it('passes over a command on its floor only when the floor is no more than its listing', () => {
+    // The floor decides without building a schema; were it ever above the listing, a band could miss a command.
+    const {registry} = projectFor(large)
+    for (const tool of registry.tools) expect(listingFloor(tool)).toBeLessThanOrEqual(listingBytes(tool))
+  })
+
   it('keeps the band within 40 tools and 32 KB by default and reaches everything else through the gateway', () => {
     const {projection, registry} = projectFor(large)
     expect(projection.bandSource).toBe('default selection')
