@@ -55,7 +55,7 @@ export function buildServerPlan(config: Config, settings: Settings): ServerPlan 
   const registry = buildRegistry(config, settings)
   // The byte budget bounds the whole tools/list. The built-in tools' entries do not depend on which commands are in
   // the band (only on the boundary, the same for any band), so they are measured against the band that ignores
-  // them; the band is then fitted to what they leave, and the built-ins made again for it only if it changed.
+  // them; the band is then fitted to what they leave, and the built-ins are made again for the projection they report.
   const unreserved = project(registry, settings)
   // Warm workers import the listed commands ahead: known once the band is fitted, before any worker starts.
   let listedIds: readonly string[] = []

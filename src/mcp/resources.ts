@@ -1,11 +1,11 @@
 import {type ListResourcesResult, type McpServer, ProtocolError, ProtocolErrorCode, type Resource, ResourceNotFoundError, ResourceTemplate} from '@modelcontextprotocol/server'
 
-import {readFile} from 'node:fs/promises'
 
 import type {ServerPlan} from './plan.js'
 
 import {uriScheme} from '../host/facts.js'
 import {commandReference} from '../tools/builtins/describe-command.js'
+import {readDocText} from '../tools/builtins/docs-index.js'
 import {findExecutable} from '../tools/exposure/projection.js'
 import {closeMatches} from '../tools/exposure/suggest.js'
 
@@ -72,8 +72,9 @@ export function registerResources(server: McpServer, plan: ServerPlan): void {
   const docs = new ResourceTemplate(`${scheme}://docs/{+path}`, {complete: {path: async (value) => complete(value, [...(await plan.docs()).keys()])}, list: undefined})
   server.registerResource('docs', docs, {cacheHint: FIXED, description: `The Markdown docs of ${config.bin} and its plugins`, mimeType: 'text/markdown', title: 'Docs'}, async (href, variables) => {
     const doc = (await plan.docs()).get(decodeURIComponent(String(variables.path)))
-    if (!doc) throw new ResourceNotFoundError(href.href, `No document at ${href.href}; resources/list names every one.`)
-    return {contents: [{mimeType: 'text/markdown', text: await readFile(doc.file, 'utf8'), uri: href.href}]}
+    const text = doc && (await readDocText(doc))
+    if (text === undefined) throw new ResourceNotFoundError(href.href, `No document at ${href.href}; resources/list names every one.`)
+    return {contents: [{mimeType: 'text/markdown', text, uri: href.href}]}
   })
 
   // Only commands inside the boundary: one outside it reads like one that does not exist, as everywhere else.

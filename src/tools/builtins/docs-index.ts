@@ -57,6 +57,14 @@ export async function isDocFileOf(root: string, file: string): Promise<boolean> 
   }
 }
 
+/**
+ * A listed doc's text as it is now, or undefined when it is no longer a file inside its root: checked again at read
+ * time, so that a link swapped in after indexing cannot lead outside the docs (read_doc and the docs resources).
+ */
+export async function readDocText(doc: DocFile): Promise<string | undefined> {
+  return (await isDocFileOf(doc.root, doc.file)) ? readFile(doc.file, 'utf8') : undefined
+}
+
 async function loadDoc(root: string, prefix: string, file: string): Promise<DocFile | undefined> {
   if (!(await isDocFileOf(root, file)) || (await stat(file)).size > MAX_DOC_BYTES) return undefined
   const markdown = await readFile(file, 'utf8')

@@ -1,11 +1,9 @@
 import type {Config} from '@oclif/core'
 import * as z from 'zod'
 
-import {readFile} from 'node:fs/promises'
-
 import {errorResult} from '../execution/tool-result.js'
 import {type BuiltinTool, builtinTool, jsonResult} from './builtin-tool.js'
-import {buildDocsIndex, type DocFile, isDocFileOf, searchDocs} from './docs-index.js'
+import {buildDocsIndex, type DocFile, readDocText, searchDocs} from './docs-index.js'
 
 const DEFAULT_READ_CHARS = 20_000
 
@@ -45,9 +43,8 @@ export function docsTools(config: Config, docs: DocsIndex): BuiltinTool[] {
         return errorResult(`No document "${path}". Known documents: ${known.join(', ')}${all.size > known.length ? ', …' : ''}`)
       }
 
-      // Checked again at read time: a link swapped in after indexing must not lead outside the docs.
-      if (!(await isDocFileOf(doc.root, doc.file))) return errorResult(`Document "${path}" is no longer readable.`)
-      const text = await readFile(doc.file, 'utf8')
+      const text = await readDocText(doc)
+      if (text === undefined) return errorResult(`Document "${path}" is no longer readable.`)
       const offset = Number(input.offset ?? 0)
       const page = text.slice(offset, offset + Number(input.maxChars ?? DEFAULT_READ_CHARS))
       const next = offset + page.length < text.length ? offset + page.length : null

@@ -5,8 +5,6 @@ import type {Settings} from '../../settings/settings.js'
 /** The longest idempotencyKey a call may carry; the record store refuses longer ones too. */
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 200
 
-/** The names call inputs take in every command tool's schema; no flag or arg can have one (it is renamed). */
-export const CALL_INPUT_NAMES: readonly string[] = ['cwd', 'idempotencyKey']
 
 /**
  * What a command tool takes besides the command's own flags and args: where it runs, and, for a command that may
@@ -27,3 +25,6 @@ export function callInputs(settings: Pick<Settings, 'defaultCwd'>): {reading: Re
     .optional()
   return {reading: {cwd}, writing: {cwd, idempotencyKey}}
 }
+
+/** The names call inputs take in command tools' schemas; no flag or arg can have one (it is renamed). */
+export const CALL_INPUT_NAMES: readonly string[] = Object.keys(callInputs({}).writing)

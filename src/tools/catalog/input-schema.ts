@@ -240,7 +240,7 @@ function flagTokensOf(command: Command.Cached): FlagTokens {
  * commands that accept extra arguments) `extra_args`. Returns how each property maps back to the command line.
  */
 export function buildToolInput(command: Command.Cached, options: SchemaOptions): ToolInput {
-  const taken = new Set([...CALL_INPUT_NAMES, ...Object.keys(options.serverShape)])
+  const taken = new Set(CALL_INPUT_NAMES)
   // What cannot be represented is found now (the command is skipped); the schemas themselves are built on first use.
   const builders: [property: string, build: () => z.ZodType][] = []
   const params: Param[] = []

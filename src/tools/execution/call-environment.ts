@@ -64,10 +64,13 @@ export function createCallEnvironment(config: Config, settings: Settings, bounda
   const binScript = hostBinScript(config)
   const groups = new ProcessGroups()
   const workdir = new DefaultWorkdir(settings.defaultCwd, config.bin)
+  // Found once per command: a worker is started after every call, and the files do not change while the server runs.
   let hooks: string[] | undefined
+  const files = new Map<string, string[]>()
+  const filesOf = (id: string) => files.get(id) ?? files.set(id, commandModules(config, [id])).get(id)!
   const warm = (recent: readonly string[]) => {
     hooks ??= hookModules(config)
-    return {commands: commandModules(config, [...recent, ...likely()].slice(0, MAX_WARM_COMMANDS)), hooks}
+    return {commands: [...new Set([...recent, ...likely()].slice(0, MAX_WARM_COMMANDS).flatMap(filesOf))], hooks}
   }
   const workers = new WorkerPool({bin: binScript, env: childEnv(config, {}), root: config.root, size: settings.workers, warm})
   // With --state, what outlives a call is shared with the other replicas on the same store.
