@@ -1,6 +1,6 @@
 // A/B of the bundled `mcp stdio` (bin/bundle-stdio.mjs) against tsc's plain build of the same commit: spawn until the
 // initialize answer, the two swapped round by round in dist/commands/mcp/stdio.js (restored at the end).
-// Run: npm run bench:bundle [-- NAME ...]   (taskbox, plus the corpus CLIs named; needs the built dist/)
+// Run: npm run bench:bundle (taskbox, heroku, shopify), or bash bench/node22.sh bench/bundle-ab.mjs [NAME ...]
 import {execFileSync} from 'node:child_process'
 import {copyFileSync, mkdtempSync, readFileSync, rmSync} from 'node:fs'
 import {cpus, tmpdir} from 'node:os'
@@ -20,6 +20,7 @@ process.once('exit', () => {
   copyFileSync(bundled, entry)
   rmSync(work, {force: true, recursive: true})
 })
+for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => process.exit(130))
 execFileSync(join(ROOT, 'node_modules/.bin/tsc'), ['-p', join(ROOT, 'tsconfig.build.json'), '--outDir', join(work, 'plain')])
 const plain = join(work, 'plain/commands/mcp/stdio.js')
 

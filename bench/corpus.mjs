@@ -114,10 +114,11 @@ async function calls(cli) {
     let warmHits = 0
     const call = (c) => c.client.callTool({arguments: {...cli.offline.arguments, cwd: work}, name: cli.offline.tool})
     for (let i = 0; i < ROUNDS; i++) {
-      rows.direct.push(await timed(() => run(cli.node, direct, {cwd: work, env: cli.env}).catch(() => {})))
+      rows.direct.push(await timed(() => run(cli.node, direct, {cwd: work, env: cli.env})))
       rows.cold.push(await timed(() => call(cold)))
       let result
       rows.warm.push(await timed(async () => (result = await call(warm))))
+      if (result.isError) throw new Error(`${cli.label}: ${cli.offline.tool} failed: ${result.content[0]?.text}`)
       if (result._meta?.['oclif-plugin-mcp/run']?.warm) warmHits++
       await refill()
     }

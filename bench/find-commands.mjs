@@ -23,7 +23,10 @@ const CORPUS_SETS = [
   {name: 'sf', package: '@salesforce/cli'},
   {name: 'shopify', package: '@shopify/cli'},
   {name: 'asyncapi', package: '@asyncapi/cli'},
-].map((cli) => ({...cli, root: corpusInstall(cli.name) && join(corpusInstall(cli.name), 'node_modules', cli.package)}))
+].map((cli) => {
+  const dir = corpusInstall(cli.name)
+  return {...cli, root: dir && join(dir, 'node_modules', cli.package)}
+})
 
 // No user config, data or cache (and so no user-installed plugins) may leak into the CLIs we load.
 Object.assign(process.env, isolatedHome('bench-find-').env)
@@ -52,7 +55,8 @@ function quality(label, {index, registry}, written) {
   let destructiveAbove = 0
   const misses = []
   for (const {expect, query} of set) {
-    const hits = index.search(query).slice(0, 5)
+    const ranked = index.search(query)
+    const hits = ranked.slice(0, 5)
     const ids = hits.map((m) => m.tool.id)
     if (expect.includes(ids[0])) top1++
     if (ids.some((id) => expect.includes(id))) top5++
@@ -62,7 +66,7 @@ function quality(label, {index, registry}, written) {
     }
 
     // A query for something constructive must not find a destructive command first.
-    const wanted = index.search(query).findIndex((m) => expect.includes(m.tool.id))
+    const wanted = ranked.findIndex((m) => expect.includes(m.tool.id))
     const constructive = expect.every((id) => !registry.byId.get(id)?.hints.destructiveHint)
     if (constructive && hits.slice(0, wanted === -1 ? 5 : wanted).some((m) => m.tool.hints.destructiveHint)) {
       destructiveAbove++

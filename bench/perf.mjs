@@ -40,7 +40,7 @@ if (existsSync(heroku)) {
   mkdirSync(join(home, 'data/heroku'), {recursive: true})
   const plugins = [{name: 'oclif-plugin-mcp', root, type: 'link'}]
   writeFileSync(join(home, 'data/heroku/package.json'), JSON.stringify({oclif: {plugins, schema: 1}, private: true}))
-  clis.push({bin: join(heroku, 'bin/run.js'), command: ['version'], mcp: ['mcp:stdio', '--tools', 'version'], name: 'heroku@11.10.0 (356 commands)', refillMs: 4000, tool: 'version'})
+  clis.push({bin: join(heroku, 'bin/run.js'), command: ['version'], mcp: ['mcp:stdio', '--tools', 'version'], name: 'heroku@11.10.0 (347 commands)', refillMs: 4000, tool: 'version'})
 }
 
 function rss(pid) {

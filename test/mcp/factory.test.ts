@@ -21,7 +21,8 @@ let plan: ServerPlan
 
 beforeAll(async () => {
   const config = await Config.load(join(ROOT, 'examples/taskbox'))
-  plan = buildServerPlan(config, resolveSettings(parseAuthorConfig({}), {workers: 0}))
+  // With the example CLI's own settings: its prompt (plan-week) among them.
+  plan = buildServerPlan(config, resolveSettings(parseAuthorConfig((config.pjson.oclif as {mcp?: unknown}).mcp), {workers: 0}))
 })
 
 afterAll(() => plan.call.dispose())
@@ -71,11 +72,17 @@ describe('createServerFactory', () => {
 
   it('registers resources and prompts for every request but a tools one', async () => {
     for (const selection of ['all', 'none'] as const) {
-      await withServer(selection, async (client) => expect((await client.listResources()).resources.length).toBeGreaterThan(0))
+      await withServer(selection, async (client) => {
+        expect((await client.listResources()).resources.length).toBeGreaterThan(0)
+        expect((await client.listPrompts()).prompts.length).toBeGreaterThan(0)
+      })
     }
 
     for (const selection of ['listing', {name: 'cli_info'}] as const) {
-      await withServer(selection, async (client) => expect((await client.listResources()).resources).toEqual([]))
+      await withServer(selection, async (client) => {
+        expect((await client.listResources()).resources).toEqual([])
+        expect((await client.listPrompts()).prompts).toEqual([])
+      })
     }
   })
 

@@ -1,6 +1,6 @@
 import {afterAll, beforeAll, describe, expect, it} from '@jest/globals'
 import {Config} from '@oclif/core'
-import {mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync} from 'node:fs'
+import {existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 
@@ -53,6 +53,6 @@ describe('the modules a warm worker imports ahead', () => {
     const config = await Config.load(TASKBOX)
     const files = [...hookModules(config), ...commandModules(config, config.commands.map((c) => c.id))]
     expect(files.length).toBeGreaterThan(5)
-    for (const file of files) expect(file).toMatch(/\.(c|m)?js$/)
+    for (const file of files) expect([file, existsSync(file)]).toEqual([expect.stringMatching(/\.(c|m)?js$/), true])
   })
 })
