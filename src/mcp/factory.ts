@@ -18,6 +18,7 @@ import {toJsonSchema, withoutHostKeys} from '../tools/catalog/input-schema.js'
 import {callCommandTool} from '../tools/execution/pipeline.js'
 import {errorResult} from '../tools/execution/tool-result.js'
 import {listingEntry} from '../tools/exposure/listing.js'
+import {principalOf} from './caller.js'
 import {askingFor} from './confirmation.js'
 import {registerPrompts} from './prompts.js'
 import {registerResources} from './resources.js'
@@ -67,6 +68,8 @@ async function guarded(name: string, run: () => CallAnswer | Promise<CallAnswer>
 interface Transport {
   era: ProtocolEra
   http: boolean
+  /** The server serves read-only commands only (see CallContext.readOnly). */
+  readOnly: boolean
   /** The MCP-Protocol-Version header of an HTTP request (a stateless 2025 request has no handshake to read it from). */
   versionHeader?: string
 }
@@ -75,14 +78,16 @@ interface Transport {
  * What a call needs from its request: the cancellation signal, how to ask the person, and a progress reporter when
  * the client sent a progressToken. A notification that cannot be delivered (the client went away) never fails the call.
  */
-function callContext(ctx: ServerContext, server: McpServer, {era, http, versionHeader}: Transport): CallContext {
+function callContext(ctx: ServerContext, server: McpServer, {era, http, readOnly, versionHeader}: Transport): CallContext {
   const envelope = ctx.mcpReq.envelope as {[CLIENT_INFO_META_KEY]?: {name?: string; version?: string}} | undefined
   const client = era === 'modern' ? envelope?.[CLIENT_INFO_META_KEY] : server.server.getClientVersion()
   const base: CallContext = {
     asking: askingFor(ctx, server, era, http),
     client: client ? {name: client.name, version: client.version} : undefined,
     era,
+    principal: principalOf(ctx),
     protocolVersion: server.server.getNegotiatedProtocolVersion() ?? versionHeader,
+    readOnly,
     signal: ctx.mcpReq.signal,
   }
   const token = ctx.mcpReq._meta?.progressToken
@@ -131,6 +136,7 @@ export function createServerFactory(plan: ServerPlan, options: {warnUnaskable?: 
     const transport: Transport = {
       era: context?.era ?? 'legacy',
       http: context?.requestInfo !== undefined,
+      readOnly: plan.projection.readOnly,
       versionHeader: context?.requestInfo?.headers.get('mcp-protocol-version') ?? undefined,
     }
     const server = new McpServer(plan.info, {

@@ -51,16 +51,16 @@ export interface ServerPlan {
  * The composition root: the registry from the CLI's metadata, the projection of it this server exposes, the call
  * environment, the built-in tools and the tools/list order. Nothing runs and nothing is started yet.
  */
-export function buildServerPlan(config: Config, settings: Settings): ServerPlan {
-  const registry = buildRegistry(config, settings)
+export function buildServerPlan(config: Config, settings: Settings, shared?: Pick<ServerPlan, 'call' | 'docs' | 'registry'>): ServerPlan {
+  const registry = shared?.registry ?? buildRegistry(config, settings)
   // The byte budget bounds the whole tools/list. The built-in tools' entries do not depend on which commands are in
   // the band (only on the boundary, the same for any band), so they are measured against the band that ignores
   // them; the band is then fitted to what they leave, and the built-ins are made again for the projection they report.
   const unreserved = project(registry, settings)
   // Warm workers import the listed commands ahead: known once the band is fitted, before any worker starts.
   let listedIds: readonly string[] = []
-  const call = createCallEnvironment(config, settings, unreserved, () => listedIds)
-  const docs = docsIndex(config, settings.author.docs ?? [])
+  const call = shared?.call ?? createCallEnvironment(config, settings, unreserved, () => listedIds)
+  const docs = shared?.docs ?? docsIndex(config, settings.author.docs ?? [])
   const listed: ListedTool[] = []
   const builtinsFor = (projection: Projection): BuiltinTool[] => [
     describeCapabilitiesTool(projection, () => listed.map((entry) => entry.tool.name)),
@@ -76,7 +76,7 @@ export function buildServerPlan(config: Config, settings: Settings): ServerPlan 
   ]
   const reserved = builtinsFor(unreserved).reduce((sum, tool) => sum + entryBytes(tool, tool.schema), LISTING_ENVELOPE_BYTES)
   const projection = project(registry, settings, reserved)
-  listedIds = projection.band.map((tool) => tool.id)
+  if (!shared) listedIds = projection.band.map((tool) => tool.id)
   const builtins = builtinsFor(projection)
   listed.push(...builtins.map((tool) => ({kind: 'builtin' as const, tool})), ...projection.band.map((tool) => ({kind: 'command' as const, tool})))
   return {
@@ -89,4 +89,15 @@ export function buildServerPlan(config: Config, settings: Settings): ServerPlan 
     projection,
     registry,
   }
+}
+
+/**
+ * The same server narrowed to its read-only commands, as `--read-only` would make it: what a request whose OAuth
+ * token carries only the read scope is served (its tools/list, typed tools, run_command, references and prompts).
+ * It shares the registry, the docs and the call environment (workers, jobs, limits) with the full plan.
+ */
+export function readOnlyPlan(plan: ServerPlan): ServerPlan {
+  if (plan.projection.readOnly) return plan
+  const {config, settings} = plan.call
+  return buildServerPlan(config, {...settings, projection: {...settings.projection, readOnly: true}}, plan)
 }

@@ -8,6 +8,7 @@ import {commandReference} from '../tools/builtins/describe-command.js'
 import {readDocText} from '../tools/builtins/docs-index.js'
 import {findExecutable} from '../tools/exposure/projection.js'
 import {closeMatches} from '../tools/exposure/suggest.js'
+import {principalOf} from './caller.js'
 
 // The server's resources: the agent instructions, the CLI's docs (the set search_docs serves), a reference page per
 // command inside the boundary, and the whole outputs kept for cut results and jobs. resources/list is paginated and
@@ -86,8 +87,8 @@ export function registerResources(server: McpServer, plan: ServerPlan): void {
   })
 
   const output = new ResourceTemplate(`${scheme}://output/{id}/{stream}`, {list: undefined})
-  server.registerResource('command-output', output, {description: 'The whole output of a command run whose result was cut, or of a job', mimeType: 'text/plain', title: 'Command output'}, async (href, variables) => {
-    const kept = await outputs.find(String(variables.id))
+  server.registerResource('command-output', output, {description: 'The whole output of a command run whose result was cut, or of a job', mimeType: 'text/plain', title: 'Command output'}, async (href, variables, ctx) => {
+    const kept = await outputs.find(String(variables.id), principalOf(ctx))
     const stream = String(variables.stream)
     if (!kept || (stream !== 'stdout' && stream !== 'stderr')) {
       throw new ResourceNotFoundError(href.href, `No kept output at ${href.href}: it was never kept, has been evicted for newer ones, or belonged to a server process that has stopped.`)

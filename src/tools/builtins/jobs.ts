@@ -22,12 +22,12 @@ export function jobStatusTool(call: CallEnvironment): BuiltinTool {
     description: `A call still running after its foreground time answers with a job id: this gives the job's status and output (cursor: only what is new; wait: up to ${MAX_WAIT_SECONDS} s for the end), then the command's result. Without job: recent jobs.`,
     async handler(input, context) {
       if (input.job === undefined) {
-        const jobs = call.jobs.list().map((job) => jobFacts(job))
+        const jobs = call.jobs.list(context.principal).map((job) => jobFacts(job))
         const running = jobs.filter((job) => job.status === 'working').length
         return jsonResult(jobs.length === 0 ? 'No jobs in this server.' : `${jobs.length} jobs, ${running} running (newest first).`, {jobs})
       }
 
-      const found = await call.jobs.lookup(String(input.job))
+      const found = await call.jobs.lookup(String(input.job), context.principal)
       if ('missing' in found) return found.missing
       const since = parseCursor(input.cursor as string | undefined)
       if (!since) return errorResult(`Invalid cursor "${String(input.cursor)}": pass the cursor of an earlier job_status answer ("<stdout offset>.<stderr offset>"), or none for all the output.`)
@@ -63,7 +63,7 @@ export function cancelJobTool(call: CallEnvironment): BuiltinTool {
   return builtinTool({
     description: 'Stop a running job and every process it started; work begun may be left half done.',
     async handler(input, context) {
-      const found = await call.jobs.lookup(String(input.job))
+      const found = await call.jobs.lookup(String(input.job), context.principal)
       if ('missing' in found) return found.missing
       let stopped: Awaited<ReturnType<typeof call.jobs.cancel>>
       try {

@@ -22,7 +22,7 @@ export function readOutputTool(call: CallEnvironment): BuiltinTool {
       const id = String(input.output)
       let output
       try {
-        output = await call.outputs.find(id)
+        output = await call.outputs.find(id, context.principal)
       } catch (error) {
         return {
           ...errorResult(`Output "${id}" is not kept by this replica, and the shared state store cannot be read: ${error instanceof Error ? error.message : String(error)}`),

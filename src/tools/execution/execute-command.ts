@@ -30,6 +30,8 @@ export interface Execute {
   childVars: Record<string, string | undefined>
   /** The client can be given resource_link blocks (it speaks 2025-06-18 or later). */
   links?: boolean
+  /** Whose call it is (CallContext.principal): its job and kept output are theirs. */
+  principal?: string
   progress?: (message: string) => void
   redact: Redact
   signal?: AbortSignal
@@ -144,7 +146,7 @@ export async function executeCommand(tool: CommandTool, input: Record<string, un
     const ran: Ran = {cwd: workdir.dir, durationMs: first.durationMs, exitCode: first.exitCode ?? null, ran: !first.spawnError, result}
     if (!overBudget(result, how.budget)) return ran
     const id = newOutputId()
-    env.outputs.keep(finishedOutput(id, commandLine, streams), {share: true})
+    env.outputs.keep(finishedOutput(id, commandLine, streams, how.principal), {share: true})
     const size = {stderr: streams.stderr.length, stdout: streams.stdout.length}
     return {...ran, result: fitResult(result, how.budget, {id, links: links(id), size})}
   }
@@ -169,6 +171,7 @@ export async function executeCommand(tool: CommandTool, input: Record<string, un
     commandLine,
     cwd: workdir.dir,
     end,
+    ...(how.principal === undefined ? {} : {principal: how.principal}),
     read: (stream) => upToLastLine(readable(capture[stream].text())),
     size: () => capture.stderr.bytes + capture.stdout.bytes,
     startedAt: started,

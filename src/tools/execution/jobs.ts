@@ -30,6 +30,8 @@ export interface JobStart {
   stop: () => void
   /** Resolves when the command has ended (never rejects). */
   end: Promise<JobEnd>
+  /** Who started it (an OAuth token's subject): only they can follow or cancel it. */
+  principal?: string
   /** What the command has written so far, as the model may read it. */
   read: (stream: OutputStream) => string
   /** Reads the bytes captured so far (the store's size budget). */
@@ -104,27 +106,32 @@ export class JobTable {
     clearTimeout(timer)
   }
 
-  /** This server's jobs newest first, the finished ones past retention forgotten. */
-  list(): Job[] {
+  /** This server's jobs that `principal` started, newest first, the finished ones past retention forgotten. */
+  list(principal?: string): Job[] {
     this.prune()
-    return [...this.jobs.values()].reverse()
+    return [...this.jobs.values()].filter((job) => job.principal === principal).reverse()
   }
 
-  /** A job of this server, or (with a shared store) of another replica. */
-  async lookup(id: string): Promise<Lookup> {
+  /**
+   * A job of this server, or (with a shared store) of another replica, that `principal` started: someone else's job
+   * is answered as one that does not exist.
+   */
+  async lookup(id: string, principal?: string): Promise<Lookup> {
     this.prune()
     const job = this.jobs.get(id)
-    if (job) return {job, output: this.outputs.get(id)}
-    if (this.shared) {
+    if (job && job.principal === principal) return {job, output: this.outputs.get(id)}
+    if (this.shared && !job) {
       try {
         const found = await this.shared.store.readJob(id)
-        if (found) return {job: remoteJob(found.record, found.alive), output: await this.remoteOutput(id, found.record.status === 'working' && found.alive)}
+        if (found && found.record.principal === principal) {
+          return {job: remoteJob(found.record, found.alive), output: await this.remoteOutput(id, found.record.status === 'working' && found.alive)}
+        }
       } catch (error) {
         return missing(`Job "${id}" is not run by this replica, and the shared state store ${this.shared.store.shown} cannot be read: ${describe(error)}`, 'STATE_STORE_UNAVAILABLE', id)
       }
     }
 
-    const known = [...this.jobs.keys()].slice(-5).reverse()
+    const known = this.list(principal).slice(0, 5).map((j) => j.id)
     const where = this.shared ? `in this server or in ${this.shared.store.shown}` : 'in this server'
     const text = `No job "${id}" ${where}: it never existed, finished more than ${JOB_RETENTION_MS / 60_000} minutes ago, or ran in a server process that has since stopped (jobs do not outlive their server).${known.length > 0 ? ` Recent jobs: ${known.join(', ')}.` : ''}`
     return missing(text, 'UNKNOWN_JOB', id)
@@ -139,6 +146,7 @@ export class JobTable {
       commandLine: start.commandLine,
       id,
       live: true,
+      ...(start.principal === undefined ? {} : {principal: start.principal}),
       get size() {
         return size()
       },
@@ -154,7 +162,7 @@ export class JobTable {
       job.end = rest
       job.status = ended.cancelled ? 'cancelled' : ended.result.isError ? 'failed' : 'completed'
       job.watchers.clear()
-      this.outputs.keep(finishedOutput(id, start.commandLine, streams))
+      this.outputs.keep(finishedOutput(id, start.commandLine, streams, start.principal))
       await mirrored?.finish(streams)
     })
     this.jobs.set(id, job)
@@ -175,7 +183,7 @@ export class JobTable {
     let now: Lookup = found
     while ('job' in now && now.job.status === 'working' && Date.now() < deadline && !signal?.aborted) {
       await new Promise((resolve) => setTimeout(resolve, Math.min(MIRROR_MS, deadline - Date.now())))
-      now = await this.lookup(found.job.id)
+      now = await this.lookup(found.job.id, found.job.principal)
     }
 
     return now
@@ -195,6 +203,7 @@ export class JobTable {
       cwd: job.cwd,
       id: job.id,
       owner: shared.replica,
+      ...(job.principal === undefined ? {} : {principal: job.principal}),
       startedAt: job.startedAt,
       status: job.status,
       timeoutMs: job.timeoutMs,
@@ -250,7 +259,7 @@ export class JobTable {
   private async remoteOutput(id: string, live: boolean): Promise<KeptOutput | undefined> {
     const found = await this.shared!.store.readOutput(id)
     if (!found) return undefined
-    return {...finishedOutput(id, found.commandLine, found.streams), live}
+    return {...finishedOutput(id, found.commandLine, found.streams, found.principal), live}
   }
 }
 

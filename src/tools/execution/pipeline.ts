@@ -6,7 +6,7 @@ import type {CallEnvironment} from './call-environment.js'
 
 import {withoutHostKeys} from '../catalog/input-schema.js'
 import {type CommandTool, PLUGIN_NAME} from '../catalog/registry.js'
-import {unknownCommandMessage} from '../exposure/projection.js'
+import {type Boundary, unknownCommandMessage} from '../exposure/projection.js'
 import {childEnv} from './child-env.js'
 import {type Execute, executeCommand, type Ran} from './execute-command.js'
 import {jobView} from './job-view.js'
@@ -33,9 +33,19 @@ export interface CallContext {
   asking?: Asking
   client?: {name?: string; version?: string}
   era?: ProtocolEra
+  /**
+   * Who is calling, when the server knows (an OAuth token's subject): the jobs, kept outputs and idempotency keys
+   * of a call are theirs alone.
+   */
+  principal?: string
   progress?: (message: string) => void
   /** The protocol revision of the request (what content it may carry: resource_link from 2025-06-18). */
   protocolVersion?: string
+  /**
+   * The request may reach read-only commands only (an OAuth token with only the read scope, or a read-only
+   * server): any other command is outside its boundary, whichever path the call came by.
+   */
+  readOnly?: boolean
   signal?: AbortSignal
 }
 
@@ -116,7 +126,7 @@ async function execution(tool: CommandTool, args: Record<string, unknown>, key: 
   }
 
   let execution: Ran | undefined
-  const recorded = await env.idempotency.run(tool.id, key, args, async () => (execution = await executeCommand(tool, args, env, how)))
+  const recorded = await env.idempotency.run(tool.id, key, args, async () => (execution = await executeCommand(tool, args, env, how)), how.principal)
   switch (recorded.status) {
     case 'refused': {
       const code = `IDEMPOTENCY_${recorded.reason.toUpperCase().replace('-', '_')}`
@@ -126,7 +136,7 @@ async function execution(tool: CommandTool, args: Record<string, unknown>, key: 
     case 'replayed': {
       // A key whose call went on as a job answers with that job as it is now, not with the moment it started.
       const jobId = (recorded.result.structuredContent as {job?: {id?: unknown}} | undefined)?.job?.id
-      const found = typeof jobId === 'string' ? await env.jobs.lookup(jobId) : undefined
+      const found = typeof jobId === 'string' ? await env.jobs.lookup(jobId, how.principal) : undefined
       const first = found && 'job' in found ? jobView(found.job, {stderr: 0, stdout: 0}, how.budget, found.output, how.links ? env.outputLinks(found.job.id) : undefined) : recorded.result
       const what = found ? `the job its first call started (${jobId})${'job' in found ? '' : ', which this server no longer knows'}` : `the result recorded at ${recorded.recordedAt}`
       const note = `Replayed: this is ${what} for idempotencyKey "${key}"; the command did not run again.`
@@ -147,6 +157,12 @@ async function execution(tool: CommandTool, args: Record<string, unknown>, key: 
   }
 }
 
+/** The boundary as this caller may see it: a read-only caller is told of no other command, not even by a suggestion. */
+function callersBoundary(env: CallEnvironment, context: CallContext): Boundary {
+  if (!context.readOnly) return env.boundary
+  return {executable: new Map([...env.boundary.executable].filter(([, tool]) => tool.hints.readOnlyHint))}
+}
+
 /**
  * The one call pipeline. Every way of calling a command — its typed tool, run_command, `mcp call`, over stdio or
  * HTTP — comes here, and takes the same steps in the same order: boundary → arguments → confirmation →
@@ -155,7 +171,9 @@ async function execution(tool: CommandTool, args: Record<string, unknown>, key: 
  */
 export async function callCommandTool(tool: CommandTool, input: Record<string, unknown>, env: CallEnvironment, context: CallContext = {}): Promise<CallAnswer> {
   // Boundary: the same answer as for an unknown command, so what is outside cannot be told from what does not exist.
-  if (env.boundary.executable.get(tool.id) !== tool) return errorResult(unknownCommandMessage(env.boundary, tool.displayId))
+  if (env.boundary.executable.get(tool.id) !== tool || (context.readOnly && !tool.hints.readOnlyHint)) {
+    return errorResult(unknownCommandMessage(callersBoundary(env, context), tool.displayId))
+  }
 
   // The secrets the call involves are known before anything is said about it, a refusal of its arguments included.
   const childVars = childEnv(env.config, tool.env)
@@ -171,7 +189,7 @@ export async function callCommandTool(tool: CommandTool, input: Record<string, u
   if (stopped && 'pending' in stopped) return stopped.pending
   const {outcome, ran}: {outcome: AuditRecord['outcome']; ran: Ran} = stopped
     ? {outcome: 'not-confirmed', ran: {ran: false, result: stopped.refused}}
-    : await execution(tool, args, key, env, {childVars, progress: context.progress, redact, signal: context.signal, ...resultRoom(env, context)})
+    : await execution(tool, args, key, env, {childVars, principal: context.principal, progress: context.progress, redact, signal: context.signal, ...resultRoom(env, context)})
 
   const {audit} = env
   if (!audit || tool.hints.readOnlyHint) return ran.result
@@ -185,6 +203,7 @@ export async function callCommandTool(tool: CommandTool, input: Record<string, u
     exitCode: ran.exitCode ?? null,
     ...(ran.job ? {job: ran.job.id} : {}),
     outcome,
+    ...(context.principal === undefined ? {} : {principal: context.principal}),
     time: new Date().toISOString(),
     tool: tool.name,
   }

@@ -29,6 +29,8 @@ export interface AuditRecord {
    * replay; not-confirmed: a destructive call the person declined or could not be asked about.
    */
   outcome: 'job-ended' | 'not-confirmed' | 'not-run' | 'ran' | 'refused' | 'replayed'
+  /** Who called, when the server knows (an OAuth token's subject, `sub:…`, or its client, `client:…`). */
+  principal?: string
   time: string
   tool: string
 }

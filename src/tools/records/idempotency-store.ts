@@ -106,10 +106,10 @@ export class IdempotencyStore {
   }
 
   /** Runs `execute` at most once per tool + key (+ the same arguments) and records its result for later retries. */
-  async run(tool: string, key: string, args: unknown, execute: () => Promise<Execution>): Promise<IdempotentOutcome> {
+  async run(tool: string, key: string, args: unknown, execute: () => Promise<Execution>, principal?: string): Promise<IdempotentOutcome> {
     const invalid = checkIdempotencyKey(key)
     if (invalid) return refuse('invalid-key', invalid)
-    const file = join(this.dir, `${shortHash(JSON.stringify([tool, key]), 64)}.json`)
+    const file = join(this.dir, `${shortHash(JSON.stringify(principal === undefined ? [tool, key] : [tool, key, principal]), 64)}.json`)
     const argsHash = shortHash(canonicalJson(args), 64)
     // No await between the last check and the set below: one run per record at a time in this store.
     const {inflight} = this

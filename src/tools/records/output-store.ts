@@ -13,6 +13,8 @@ export interface KeptOutput {
   readonly id: string
   /** Still growing (a job that runs): never evicted while it is. */
   readonly live: boolean
+  /** Whose run it was (an OAuth token's subject): nobody else may read it. */
+  readonly principal?: string
   /** Characters held now. */
   readonly size: number
   text(stream: OutputStream): string
@@ -27,8 +29,8 @@ export function newOutputId(): string {
 }
 
 /** The output of a finished run, fixed. */
-export function finishedOutput(id: string, commandLine: string, streams: Record<OutputStream, string>): KeptOutput {
-  return {commandLine, id, live: false, size: streams.stdout.length + streams.stderr.length, text: (stream) => streams[stream]}
+export function finishedOutput(id: string, commandLine: string, streams: Record<OutputStream, string>, principal?: string): KeptOutput {
+  return {commandLine, id, live: false, ...(principal === undefined ? {} : {principal}), size: streams.stdout.length + streams.stderr.length, text: (stream) => streams[stream]}
 }
 
 /**
@@ -43,12 +45,16 @@ export class OutputStore {
     private readonly shared?: SharedRecords,
   ) {}
 
-  /** The output of `id`, from this process or the shared store; throws when the shared store cannot be reached. */
-  async find(id: string): Promise<KeptOutput | undefined> {
+  /**
+   * The output of `id` as `principal` may see it (someone else's is not there for them), from this process or the
+   * shared store; throws when the shared store cannot be reached.
+   */
+  async find(id: string, principal?: string): Promise<KeptOutput | undefined> {
     const own = this.outputs.get(id)
-    if (own || !this.shared) return own
+    if (own || !this.shared) return own?.principal === principal ? own : undefined
     const found = await this.shared.readOutput(id)
-    return found && finishedOutput(id, found.commandLine, found.streams)
+    if (!found || found.principal !== principal) return undefined
+    return finishedOutput(id, found.commandLine, found.streams, found.principal)
   }
 
   get(id: string): KeptOutput | undefined {
@@ -65,7 +71,7 @@ export class OutputStore {
     this.evict()
     if (share && this.shared && !output.live) {
       const streams = {stderr: output.text('stderr'), stdout: output.text('stdout')}
-      this.shared.keepOutput(output.id, output.commandLine, streams).catch((error: unknown) => {
+      this.shared.keepOutput(output.id, output.commandLine, streams, output.principal).catch((error: unknown) => {
         process.stderr.write(`[mcp] could not keep output ${output.id} in ${this.shared!.shown}: ${error instanceof Error ? error.message : String(error)}\n`)
       })
     }

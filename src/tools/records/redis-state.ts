@@ -44,6 +44,11 @@ type StoredRecord = Claim | Done
 const describe = (error: unknown) => (error instanceof Error ? error.message : String(error))
 
 /** One connection to Redis and the records kept in it, under `prefix`. */
+/** What an output's meta key holds: its command line, and whose run it was. */
+function outputMeta(commandLine: string, principal: string | undefined): string {
+  return JSON.stringify(principal === undefined ? {commandLine} : {commandLine, principal})
+}
+
 export class RedisState implements IdempotencyRecords, SharedRecords {
   /** This replica, as claims and jobs name their owner. */
   readonly replica = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`
@@ -117,19 +122,19 @@ export class RedisState implements IdempotencyRecords, SharedRecords {
         .set(this.key('job', record.id), JSON.stringify(record), {expiration: {type: 'PX', value: KEPT_MS}})
         .set(this.key('out', record.id, 'stdout'), streams.stdout, {expiration: {type: 'PX', value: KEPT_MS}})
         .set(this.key('out', record.id, 'stderr'), streams.stderr, {expiration: {type: 'PX', value: KEPT_MS}})
-        .set(this.key('out', record.id, 'meta'), record.commandLine, {expiration: {type: 'PX', value: KEPT_MS}})
+        .set(this.key('out', record.id, 'meta'), outputMeta(record.commandLine, record.principal), {expiration: {type: 'PX', value: KEPT_MS}})
         .del(this.key('job-lease', record.id))
         .exec(),
     )
   }
 
-  async keepOutput(id: string, commandLine: string, streams: Record<OutputStream, string>): Promise<void> {
+  async keepOutput(id: string, commandLine: string, streams: Record<OutputStream, string>, principal?: string): Promise<void> {
     await this.cmd((redis) =>
       redis
         .multi()
         .set(this.key('out', id, 'stdout'), streams.stdout, {expiration: {type: 'PX', value: KEPT_MS}})
         .set(this.key('out', id, 'stderr'), streams.stderr, {expiration: {type: 'PX', value: KEPT_MS}})
-        .set(this.key('out', id, 'meta'), commandLine, {expiration: {type: 'PX', value: KEPT_MS}})
+        .set(this.key('out', id, 'meta'), outputMeta(commandLine, principal), {expiration: {type: 'PX', value: KEPT_MS}})
         .exec(),
     )
   }
@@ -140,7 +145,7 @@ export class RedisState implements IdempotencyRecords, SharedRecords {
       redis
         .multi()
         .set(this.key('job', record.id), JSON.stringify(record), expiration)
-        .set(this.key('out', record.id, 'meta'), record.commandLine, expiration)
+        .set(this.key('out', record.id, 'meta'), outputMeta(record.commandLine, record.principal), expiration)
         .set(this.key('job-lease', record.id), this.replica, {expiration: {type: 'PX', value: LEASE_MS}})
         .exec(),
     )
@@ -153,10 +158,11 @@ export class RedisState implements IdempotencyRecords, SharedRecords {
     return {alive: record.status !== 'working' || lease !== null, record}
   }
 
-  async readOutput(id: string): Promise<undefined | {commandLine: string; streams: Record<OutputStream, string>}> {
-    const [commandLine, stdout, stderr] = await this.cmd((redis) => redis.mGet([this.key('out', id, 'meta'), this.key('out', id, 'stdout'), this.key('out', id, 'stderr')]))
-    if (commandLine === null) return undefined
-    return {commandLine, streams: {stderr: stderr ?? '', stdout: stdout ?? ''}}
+  async readOutput(id: string): Promise<undefined | {commandLine: string; principal?: string; streams: Record<OutputStream, string>}> {
+    const [meta, stdout, stderr] = await this.cmd((redis) => redis.mGet([this.key('out', id, 'meta'), this.key('out', id, 'stdout'), this.key('out', id, 'stderr')]))
+    if (meta === null) return undefined
+    const {commandLine, principal} = JSON.parse(meta) as {commandLine: string; principal?: string}
+    return {commandLine, ...(principal === undefined ? {} : {principal}), streams: {stderr: stderr ?? '', stdout: stdout ?? ''}}
   }
 
   async requestCancel(id: string): Promise<void> {
@@ -168,10 +174,10 @@ export class RedisState implements IdempotencyRecords, SharedRecords {
    * for later retries. Redis unreachable before the claim: refused, nothing runs. Lost after it: the command has run,
    * and the result says it could not be recorded.
    */
-  async run(tool: string, key: string, args: unknown, execute: () => Promise<Execution>): Promise<IdempotentOutcome> {
+  async run(tool: string, key: string, args: unknown, execute: () => Promise<Execution>, principal?: string): Promise<IdempotentOutcome> {
     const invalid = checkIdempotencyKey(key)
     if (invalid) return {message: invalid, reason: 'invalid-key', status: 'refused'}
-    const id = shortHash(JSON.stringify([tool, key]), 64)
+    const id = shortHash(JSON.stringify(principal === undefined ? [tool, key] : [tool, key, principal]), 64)
     const argsHash = shortHash(canonicalJson(args), 64)
     // Calls with the same key in this replica queue behind the one in flight instead of polling Redis.
     for (let busy = this.inflight.get(id); busy; busy = this.inflight.get(id)) await busy

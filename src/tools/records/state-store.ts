@@ -16,7 +16,8 @@ export type JobStatus = 'cancelled' | 'completed' | 'failed' | 'working'
 
 /** One run per tool + key + arguments; a retry gets the first run's result (see IdempotencyStore for the files). */
 export interface IdempotencyRecords {
-  run(tool: string, key: string, args: unknown, execute: () => Promise<Execution>): Promise<IdempotentOutcome>
+  /** `principal`: whose key it is (an OAuth token's subject); one person's key never answers for another's call. */
+  run(tool: string, key: string, args: unknown, execute: () => Promise<Execution>, principal?: string): Promise<IdempotentOutcome>
 }
 
 /** A job as the store keeps it, for replicas other than the one running it. */
@@ -28,6 +29,8 @@ export interface JobRecord {
   id: string
   /** The replica whose process runs the command. */
   owner: string
+  /** Who started it (an OAuth token's subject): only they can follow or cancel it. */
+  principal?: string
   startedAt: number
   status: JobStatus
   timeoutMs: number
@@ -41,14 +44,14 @@ export interface SharedRecords {
   cancelRequested(id: string): Promise<boolean>
   /** The job has ended: its record with the end, and its whole streams. */
   finishJob(record: JobRecord, streams: Record<OutputStream, string>): Promise<void>
-  /** Keeps a cut result's whole output. */
-  keepOutput(id: string, commandLine: string, streams: Record<OutputStream, string>): Promise<void>
+  /** Keeps a cut result's whole output (and whose it is). */
+  keepOutput(id: string, commandLine: string, streams: Record<OutputStream, string>, principal?: string): Promise<void>
   /** Says the replica running the job is alive (a job whose owner stopped saying so has lost its process). */
   ownJob(record: JobRecord): Promise<void>
   /** A job's record, and whether the replica running it is alive. */
   readJob(id: string): Promise<undefined | {alive: boolean; record: JobRecord}>
   /** A kept output (a cut result's, or a job's). */
-  readOutput(id: string): Promise<undefined | {commandLine: string; streams: Record<OutputStream, string>}>
+  readOutput(id: string): Promise<undefined | {commandLine: string; principal?: string; streams: Record<OutputStream, string>}>
   requestCancel(id: string): Promise<void>
   /** What the store is, for messages (a URL without its password). */
   readonly shown: string

@@ -93,6 +93,28 @@ describe('callCommandTool: the steps in order', () => {
     expect(setup.audit()).toEqual([])
   })
 
+  it('boundary, for a read-only caller (an OAuth read scope): a writing command inside the server is unknown to it, and no suggestion names one', async () => {
+    const setup = environment()
+    await initialised(setup)
+    const answer = await callCommandTool(setup.tool('tasks:add'), {cwd: setup.project, title: 'x'}, setup.env, {readOnly: true})
+    expect(answer.isError).toBe(true)
+    expect(text(answer)).toMatch(/^No command "tasks add"\./)
+    expect(text(answer)).not.toMatch(/tasks (remove|done|clear)|\binit\b|\bsync\b/)
+    expect(await tasksIn(setup)).toEqual([])
+    const reading = await callCommandTool(setup.tool('tasks:list'), {cwd: setup.project}, setup.env, {readOnly: true})
+    expect(reading.isError).toBeFalsy()
+  })
+
+  it("idempotency keys are each caller's own: the same key from another principal runs again", async () => {
+    const setup = environment()
+    await initialised(setup)
+    const call = {cwd: setup.project, idempotencyKey: 'one-key-1', title: 'once'}
+    const outcomes = async () => setup.audit().filter((r) => r.command === 'tasks:add').map((r) => `${r.principal} ${r.outcome}`)
+    for (const principal of ['sub:a', 'sub:b', 'sub:a']) await callCommandTool(setup.tool('tasks:add'), call, setup.env, {principal})
+    expect(await outcomes()).toEqual(['sub:a ran', 'sub:b ran', 'sub:a replayed'])
+    expect(await tasksIn(setup)).toEqual(['once', 'once'])
+  })
+
   it('then arguments: invalid ones are refused before anyone is asked, and nothing runs', async () => {
     const setup = environment({'confirm-destructive': true})
     const {asked, context} = asker({answer: 'accept'})
