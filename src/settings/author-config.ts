@@ -50,6 +50,24 @@ export const profileSchema = z.strictObject({
   readOnly: z.boolean().optional(),
 })
 
+/** Signature algorithms an access token may use: public-key ones only (never `none`, never a shared secret). */
+export const TOKEN_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'] as const
+
+/** A scope name as OAuth writes it (RFC 6749 section 3.3: printable ASCII but space, `"` and `\`). */
+const scopeName = z.string().regex(/^[\u0021\u0023-\u005B\u005D-\u007E]+$/, 'a scope name (printable ASCII, no spaces, quotes or backslashes)')
+
+/**
+ * `mcp serve` as an OAuth resource server: access tokens are JWTs from `issuer`, for `audience` (the server's own
+ * public URL, the RFC 8707 resource), signed with one of `algorithms`; `scopes` names the scope that reaches only
+ * read-only commands and the one that reaches everything the server exposes.
+ */
+export const authSchema = z.strictObject({
+  algorithms: z.array(z.enum(TOKEN_ALGORITHMS)).min(1).optional(),
+  audience: z.url({protocol: /^https?$/}).optional(),
+  issuer: z.url({protocol: /^https?$/}).optional(),
+  scopes: z.strictObject({read: scopeName.optional(), write: scopeName.optional()}).optional(),
+})
+
 /** The `oclif.mcp` section of the host CLI's package.json. */
 export const authorConfigSchema = z.strictObject({
   /**
@@ -57,6 +75,7 @@ export const authorConfigSchema = z.strictObject({
    * outside every server's boundary otherwise (src/tools/catalog/self-management.ts).
    */
   allowSelfManagement: z.array(z.string().min(1)).optional(),
+  auth: authSchema.optional(),
   commands: z.record(z.string().min(1), commandSettingsSchema).optional(),
   /** Ask the person before every destructive command; the --confirm-destructive default. */
   confirmDestructive: z.boolean().optional(),
@@ -84,6 +103,7 @@ export const authorConfigSchema = z.strictObject({
 
 export type CommandSettings = z.infer<typeof commandSettingsSchema>
 export type AuthorConfig = z.infer<typeof authorConfigSchema>
+export type AuthSettings = z.infer<typeof authSchema>
 export type Profile = z.infer<typeof profileSchema>
 export type PromptSettings = z.infer<typeof promptSchema>
 export type ToolAnnotationSettings = z.infer<typeof annotationsSchema>

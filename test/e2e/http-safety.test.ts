@@ -43,7 +43,7 @@ describe('mcp serve: safe by default', () => {
   it('refuses --allow-remote without a token', async () => {
     const {code, stderr} = await refusedServe(['--host', '0.0.0.0', '--port', '0', '--allow-remote'], env('home-notoken'), space.dir)
     expect(code).toBe(1)
-    expect(stderr).toContain('needs a bearer token')
+    expect(stderr).toContain('--allow-remote needs authentication')
   })
 
   it('with --allow-remote and a token from the environment, requires and checks the token, and never logs it', async () => {

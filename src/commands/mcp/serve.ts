@@ -2,9 +2,11 @@ import {Flags} from '@oclif/core'
 
 import {HostCommand} from '../../host/command.js'
 import {checkBind} from '../../mcp/http/guards.js'
+import {type OAuthGate, OAuthSetupError, openOAuthGate, resolveOAuth} from '../../mcp/http/oauth.js'
 import {DEFAULT_MAX_CONNECTIONS, serveOnHttp} from '../../mcp/http/serve.js'
 import {readToken, TokenError} from '../../mcp/http/token.js'
 import {prepareServerFor} from '../../mcp/lifecycle.js'
+import {ConfigError, parseAuthorConfig} from '../../settings/author-config.js'
 import {PROTOCOL_REVISIONS} from '../../mcp/plan.js'
 import {projectionFlags, serverFlags} from '../../settings/flags.js'
 import {resolveStateUrl, shownUrl} from '../../settings/state-url.js'
@@ -13,7 +15,7 @@ export default class McpServe extends HostCommand {
   static summary = "Serve this CLI's commands as MCP tools over Streamable HTTP."
   static description = `Starts a stateless Model Context Protocol server on one endpoint, POST /mcp, serving 2025-11-25 clients (initialize handshake) and 2026-07-28 clients (server/discover, per-request headers) alike. Every visible command becomes a tool; each call runs the command in a fresh child process.
 
-It listens on 127.0.0.1 only, unless --allow-remote is given together with a bearer token: from a file only you can read (--token-file), or from the <%= config.scopedEnvVarKey('MCP_TOKEN') %> environment variable, never from the command line (every local user can read a process's arguments). The token is not passed on to the commands the server runs. Host and Origin headers are checked on every request against DNS rebinding.`
+It listens on 127.0.0.1 only, unless --allow-remote is given together with authentication. Either a bearer token: from a file only you can read (--token-file), or from the <%= config.scopedEnvVarKey('MCP_TOKEN') %> environment variable, never from the command line (every local user can read a process's arguments); the token is not passed on to the commands the server runs. Or OAuth (--auth-issuer, --auth-audience, or oclif.mcp.auth): every request carries a JWT access token from that issuer for this server's URL, checked against the issuer's published keys, and its scopes decide what it reaches: the write scope everything the server exposes, the read scope its read-only commands only. Host and Origin headers are checked on every request against DNS rebinding.`
   static examples = [
     {command: '<%= config.bin %> <%= command.id %>', description: 'Listen on http://127.0.0.1:5757/mcp'},
     {command: '<%= config.bin %> <%= command.id %> --port 0 --cwd ~/projects/app', description: 'Take any free port; run commands in ~/projects/app by default'},
@@ -25,7 +27,11 @@ It listens on 127.0.0.1 only, unless --allow-remote is given together with a bea
   static flags = {
     ...serverFlags,
     ...projectionFlags,
-    'allow-remote': Flags.boolean({description: 'Allow listening on a non-loopback address (needs a token).'}),
+    'allow-remote': Flags.boolean({description: 'Allow listening on a non-loopback address (needs a token or OAuth).'}),
+    'auth-audience': Flags.string({description: "OAuth: this server's public URL as clients reach it (e.g. https://mcp.example.com/mcp), which access tokens must name as their audience."}),
+    'auth-issuer': Flags.string({description: 'OAuth: the authorization server (issuer URL) whose JWT access tokens the server accepts; its metadata and keys are read from it.'}),
+    'auth-read-scope': Flags.string({description: 'OAuth: the scope that reaches read-only commands only (default mcp:read).'}),
+    'auth-write-scope': Flags.string({description: 'OAuth: the scope that reaches every command the server exposes (default mcp:write).'}),
     'allowed-host': Flags.string({description: 'Another host name the Host header may carry; repeat for several.', multiple: true}),
     'allowed-origin': Flags.string({description: 'Another browser origin host name to accept; repeat for several.', multiple: true}),
     grace: Flags.integer({default: 10, description: 'Seconds calls in flight may take to finish when the server stops.', min: 0}),
@@ -54,8 +60,14 @@ It listens on 127.0.0.1 only, unless --allow-remote is given together with a bea
       if (error instanceof TokenError) this.error(error.message, {exit: 2})
       throw error
     })
-    const bind = checkBind(host, flags['allow-remote'], token)
+    const oauthOptions = this.oauthOptions(flags)
+    if (oauthOptions && token) this.error(`A bearer token (--token-file or ${variable}) and OAuth (--auth-issuer) cannot be used together: choose one.`, {exit: 2})
+    const bind = checkBind(host, flags['allow-remote'], oauthOptions ? true : token)
     if (!bind.ok) this.error(bind.message, {exit: 1})
+    let oauth: OAuthGate | undefined
+    if (oauthOptions) {
+      oauth = await openOAuthGate(oauthOptions, this.config.bin).catch((error: Error) => this.error(error.message, {exit: 1}))
+    }
 
     const stateVariable = this.config.scopedEnvVarKey('MCP_STATE')
     const state = resolveStateUrl(flags.state, process.env[stateVariable], stateVariable)
@@ -72,6 +84,7 @@ It listens on 127.0.0.1 only, unless --allow-remote is given together with a bea
       allowedOrigins: flags['allowed-origin'] ?? [],
       host,
       maxConnections: flags['max-connections'],
+      oauth,
       port: flags.port,
       token: token || undefined,
     }).catch((error: NodeJS.ErrnoException) => this.error(`Cannot listen on ${flags.host} port ${flags.port}: ${error.message}`, {exit: 1}))
@@ -84,6 +97,12 @@ It listens on 127.0.0.1 only, unless --allow-remote is given together with a bea
         `Health check: ${serving.healthUrl}`,
         `Protocol revisions: ${PROTOCOL_REVISIONS.join(', ')}`,
         ...(token ? ['Clients must send the bearer token.'] : []),
+        ...(oauth
+          ? [
+              `Clients must send an access token of ${oauth.options.issuer} for ${oauth.options.audience.href}: scope ${oauth.options.scopes.write} reaches every command served, ${oauth.options.scopes.read} the read-only ones.`,
+              `Protected resource metadata: ${oauth.metadataUrl}`,
+            ]
+          : []),
         ...(state.url ? [`State shared through ${shownUrl(state.url)}: idempotency records, jobs and kept outputs.`] : []),
         ...(confirmDestructive && !trustHostApproval
           ? [
@@ -107,5 +126,16 @@ It listens on 127.0.0.1 only, unless --allow-remote is given together with a bea
       process.once('SIGTERM', stop)
     })
     return {url: serving.url}
+  }
+
+  /** The OAuth settings from the flags over oclif.mcp.auth; exits 2 saying what is wrong. */
+  private oauthOptions(flags: {'auth-audience'?: string; 'auth-issuer'?: string; 'auth-read-scope'?: string; 'auth-write-scope'?: string}) {
+    try {
+      const author = parseAuthorConfig((this.config.pjson.oclif as {mcp?: unknown}).mcp)
+      return resolveOAuth(author.auth, {audience: flags['auth-audience'], issuer: flags['auth-issuer'], readScope: flags['auth-read-scope'], writeScope: flags['auth-write-scope']})
+    } catch (error) {
+      if (error instanceof OAuthSetupError || error instanceof ConfigError) this.error(error.message, {exit: 2})
+      throw error
+    }
   }
 }

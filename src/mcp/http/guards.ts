@@ -15,13 +15,16 @@ export function isLoopbackHost(host: string): boolean {
   return isIP(bare) === 4 && bare.startsWith('127.')
 }
 
-/** Where the server may listen: loopback always; anything else only with --allow-remote and a token. */
-export function checkBind(host: string, allowRemote: boolean, token: string | undefined): GuardResult {
+/**
+ * Where the server may listen: loopback always; anything else only with --allow-remote and authentication (a token,
+ * or OAuth: pass `true` as the token).
+ */
+export function checkBind(host: string, allowRemote: boolean, token: string | true | undefined): GuardResult {
   if (isLoopbackHost(host)) return OK
   if (!allowRemote) {
     return {
       code: 'REMOTE_BIND_REFUSED',
-      message: `Refusing to listen on ${host}: the MCP endpoint has no authentication unless you give it a token, and its tools can change files and run commands. Listen on 127.0.0.1 (the default), or pass --allow-remote with a token (--token-file, or the token environment variable) to accept other machines.`,
+      message: `Refusing to listen on ${host}: the MCP endpoint has no authentication unless you give it a token, and its tools can change files and run commands. Listen on 127.0.0.1 (the default), or pass --allow-remote with a token (--token-file, or the token environment variable) or an OAuth issuer (--auth-issuer) to accept other machines.`,
       ok: false,
       status: 0,
     }
@@ -30,7 +33,7 @@ export function checkBind(host: string, allowRemote: boolean, token: string | un
   if (!token) {
     return {
       code: 'TOKEN_REQUIRED',
-      message: `--allow-remote needs a bearer token: pass --token-file (a file only you can read) or set the token environment variable.`,
+      message: `--allow-remote needs authentication: a bearer token (--token-file, a file only you can read, or the token environment variable) or an OAuth issuer (--auth-issuer and --auth-audience).`,
       ok: false,
       status: 0,
     }

@@ -1,4 +1,4 @@
-import {type McpRequestContext, type McpServer, WebStandardStreamableHTTPServerTransport} from '@modelcontextprotocol/server'
+import {type AuthInfo, type McpRequestContext, type McpServer, WebStandardStreamableHTTPServerTransport} from '@modelcontextprotocol/server'
 
 /** A legacy (2025-era) request that asks for progress needs an event stream; anything else gets one JSON body. */
 function wantsProgress(body: unknown): boolean {
@@ -43,9 +43,9 @@ function watchEnd(response: Response, done: () => void): Response {
  * plain JSON body unless the request asked for progress (the SDK's fallback always streams). Each request gets a
  * fresh server instance from the shared factory; no session id is ever minted.
  */
-export function legacyJsonFirst(factory: (context: McpRequestContext, message: unknown) => McpServer): (request: Request, body: unknown) => Promise<Response> {
-  return async (request, body) => {
-    const server = factory({era: 'legacy', requestInfo: request}, body)
+export function legacyJsonFirst(factory: (context: McpRequestContext, message: unknown) => McpServer): (request: Request, body: unknown, authInfo?: AuthInfo) => Promise<Response> {
+  return async (request, body, authInfo) => {
+    const server = factory({era: 'legacy', requestInfo: request, ...(authInfo ? {authInfo} : {})}, body)
     const transport = new WebStandardStreamableHTTPServerTransport({enableJsonResponse: !wantsProgress(body), sessionIdGenerator: undefined})
     const teardown = () => {
       transport.close().catch(() => {})
@@ -55,7 +55,7 @@ export function legacyJsonFirst(factory: (context: McpRequestContext, message: u
     try {
       await server.connect(transport)
       request.signal.addEventListener('abort', teardown, {once: true})
-      const response = await transport.handleRequest(request, {parsedBody: body})
+      const response = await transport.handleRequest(request, {authInfo, parsedBody: body})
       const streaming = response.body !== null && (response.headers.get('content-type') ?? '').startsWith('text/event-stream')
       if (!streaming) {
         teardown()

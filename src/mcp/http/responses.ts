@@ -5,6 +5,23 @@ import type {GuardResult} from './guards.js'
 /** After a refusal that closes the connection, how long the client has to read it before the socket goes. */
 const LINGER_MS = 1000
 
+/** A web Response (the SDK's OAuth answers) written to a Node response. */
+export async function sendWebResponse(res: ServerResponse, response: Response): Promise<void> {
+  const body = Buffer.from(await response.arrayBuffer())
+  res.writeHead(response.status, {...Object.fromEntries(response.headers), 'Content-Length': String(body.length)})
+  res.end(body)
+}
+
+/** The request line and headers of a Node request as a web Request, without its body (for GET-only documents). */
+export function webRequestOf(req: IncomingMessage): Request {
+  const headers = new Headers()
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value)
+  }
+
+  return new Request(new URL(req.url ?? '/', 'http://localhost'), {headers, method: req.method === 'POST' || req.method === 'PUT' ? 'GET' : req.method})
+}
+
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = JSON.stringify(body)
   res.writeHead(status, {'Content-Length': String(Buffer.byteLength(text)), 'Content-Type': 'application/json', ...headers})

@@ -1,4 +1,4 @@
-import {createMcpHandler, isJsonContentType, isLegacyRequest, localhostAllowedOrigins, type McpRequestContext} from '@modelcontextprotocol/server'
+import {type AuthInfo, createMcpHandler, isJsonContentType, isLegacyRequest, localhostAllowedOrigins, type McpRequestContext} from '@modelcontextprotocol/server'
 import {toNodeHandler} from '@modelcontextprotocol/node'
 
 import {createServer, type IncomingMessage, type ServerResponse} from 'node:http'
@@ -7,11 +7,12 @@ import {isIP, type AddressInfo} from 'node:net'
 import type {ServerPlan} from '../plan.js'
 
 import {createServerFactory} from '../factory.js'
-import {PROTOCOL_REVISIONS} from '../plan.js'
+import {PROTOCOL_REVISIONS, readOnlyPlan} from '../plan.js'
 import {BodyBudget, readBody, replayRequest} from './body.js'
 import {allowedHostnames, checkBearer, checkHost, checkOrigin, type GuardResult} from './guards.js'
 import {legacyJsonFirst} from './legacy.js'
-import {refuse, sendJson, sendRefusal, sendRpcError} from './responses.js'
+import {accessOf, type OAuthGate} from './oauth.js'
+import {refuse, sendJson, sendRefusal, sendRpcError, sendWebResponse, webRequestOf} from './responses.js'
 import {toolsFor} from './routing.js'
 
 export interface HttpOptions {
@@ -23,6 +24,11 @@ export interface HttpOptions {
   /** Bytes of request bodies held at once across all connections (default 32 MiB). */
   maxPendingBodyBytes?: number
   port: number
+  /**
+   * OAuth: every /mcp request carries a JWT access token of the issuer, and its scopes decide what it reaches (all
+   * the server exposes, or only its read-only commands). Exclusive with `token`.
+   */
+  oauth?: OAuthGate
   /** Bearer token every /mcp request must carry; undefined for none (loopback only). */
   token?: string
 }
@@ -71,10 +77,17 @@ function urlHost(host: string): string {
  * request), behind Host/Origin (DNS rebinding) and bearer-token guards; `GET /healthz` for monitoring.
  */
 export async function serveOnHttp(plan: ServerPlan, options: HttpOptions): Promise<HttpServing> {
-  const factory = createServerFactory(plan)
-  const names = new Set(plan.listed.map((entry) => entry.tool.name))
+  const serving = (served: ServerPlan) => ({factory: createServerFactory(served), names: new Set(served.listed.map((entry) => entry.tool.name))})
+  const full = serving(plan)
+  // With OAuth, a token with only the read scope is served the read-only plan (the same calls, workers and jobs).
+  const {oauth} = options
+  const read = oauth ? serving(readOnlyPlan(plan)) : undefined
+  const servingFor = (authInfo: AuthInfo | undefined) => (oauth && accessOf(authInfo, oauth.options.scopes) !== 'full' ? read! : full)
   // A server per request, with only the tools that request needs.
-  const perRequest = (context: McpRequestContext, message?: unknown) => factory(context, toolsFor(context, message, names))
+  const perRequest = (context: McpRequestContext, message?: unknown) => {
+    const {factory, names} = servingFor(context.authInfo)
+    return factory(context, toolsFor(context, message, names))
+  }
   const handlerOptions = {
     legacy: 'reject' as const,
     maxRequestBodySize: MAX_BODY_BYTES,
@@ -90,17 +103,19 @@ export async function serveOnHttp(plan: ServerPlan, options: HttpOptions): Promi
   // the routing decision nor the handler clones and re-reads it.
   const mcp = toNodeHandler(
     {
-      async fetch(request) {
-        if (request.method !== 'POST' || !isJsonContentType(request.headers.get('content-type'))) return handler.fetch(request)
+      async fetch(request, extra) {
+        // The token's verified identity (OAuth), which the factory serves by; pass-through otherwise.
+        const authInfo = extra?.authInfo
+        if (request.method !== 'POST' || !isJsonContentType(request.headers.get('content-type'))) return handler.fetch(request, {authInfo})
         const text = await request.text()
         const body = parseJson(text)
         if (body === undefined) {
           // Unreadable: the SDK answers it, from a copy of the request with its body restored.
-          return handler.fetch(new Request(request, {body: text}))
+          return handler.fetch(new Request(request, {body: text}), {authInfo})
         }
 
-        if (await isLegacyRequest(request, body)) return legacy(request, body)
-        return (acceptsOnlyStream(request.headers.get('accept')) ? streaming : handler).fetch(request, {parsedBody: body})
+        if (await isLegacyRequest(request, body)) return legacy(request, body, authInfo)
+        return (acceptsOnlyStream(request.headers.get('accept')) ? streaming : handler).fetch(request, {authInfo, parsedBody: body})
       },
     },
     {maxRequestBodySize: MAX_BODY_BYTES},
@@ -132,9 +147,20 @@ export async function serveOnHttp(plan: ServerPlan, options: HttpOptions): Promi
       return sendJson(res, 200, health)
     }
 
+    const document = oauth?.metadata(webRequestOf(req))
+    if (document) return void sendWebResponse(res, document)
     if (path !== ENDPOINT) return sendJson(res, 404, {error: `Not found. The MCP endpoint is POST ${ENDPOINT}.`})
-    const unauthorized = firstRefusal(checkBearer(req.headers.authorization, options.token, realm))
-    if (unauthorized) return refuse(res, unauthorized)
+    if (!oauth) {
+      const unauthorized = firstRefusal(checkBearer(req.headers.authorization, options.token, realm))
+      if (unauthorized) return refuse(res, unauthorized)
+      return serveMcp(req, res)
+    }
+
+    // The body waits, unread, while the token is checked (nothing listens for it yet).
+    void oauth.check(req.headers.authorization).then((checked) => ('refusal' in checked ? sendWebResponse(res, checked.refusal) : serveMcp(req, res, checked.info)))
+  })
+
+  function serveMcp(req: IncomingMessage, res: ServerResponse, auth?: AuthInfo): void {
     if (req.method !== 'POST') {
       return sendRpcError(res, 405, {code: -32_000, message: 'Method not allowed: this endpoint is stateless and takes POST only.'}, {Allow: 'POST'})
     }
@@ -144,22 +170,23 @@ export async function serveOnHttp(plan: ServerPlan, options: HttpOptions): Promi
       inFlight--
       if (inFlight === 0) drained?.()
     })
-    void readBody(req, MAX_BODY_BYTES, budget).then((read) => {
-      if (!read.ok) {
-        if (read.status === 0) return
-        return sendRefusal(req, res, read.status, read.message, read.retryAfter ? {'Retry-After': String(read.retryAfter)} : {})
+    void readBody(req, MAX_BODY_BYTES, budget).then((got) => {
+      if (!got.ok) {
+        if (got.status === 0) return
+        return sendRefusal(req, res, got.status, got.message, got.retryAfter ? {'Retry-After': String(got.retryAfter)} : {})
       }
 
-      res.once('close', read.release)
+      res.once('close', got.release)
       // Proxies must pass an event stream through as it is written, not buffer it.
       res.setHeader('X-Accel-Buffering', 'no')
-      mcp(replayRequest(req, read.body), res).catch((error: unknown) => {
+      mcp(Object.assign(replayRequest(req, got.body), auth ? {auth} : {}), res).catch((error: unknown) => {
         if (!res.headersSent) sendRpcError(res, 500, {code: -32_603, message: 'Internal error'})
         else res.end()
         process.stderr.write(`[mcp] request failed: ${error instanceof Error ? error.message : String(error)}\n`)
       })
     })
-  })
+  }
+
   server.maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS
 
   await new Promise<void>((resolve, reject) => {

@@ -31,7 +31,10 @@ describe('checkBind', () => {
     ['0.0.0.0', true, '', false, 'TOKEN_REQUIRED'],
     ['0.0.0.0', true, 'tok', true, undefined],
     ['192.168.1.10', true, 'tok', true, undefined],
-  ])('%s allowRemote=%s token=%s → ok=%s', (host, allowRemote, token, ok, code) => {
+    // OAuth (--auth-issuer) counts as authentication.
+    ['0.0.0.0', true, true, true, undefined],
+    ['0.0.0.0', false, true, false, 'REMOTE_BIND_REFUSED'],
+  ] as const)('%s allowRemote=%s token=%s → ok=%s', (host, allowRemote, token, ok, code) => {
     const result = checkBind(host, allowRemote, token)
     expect(result.ok).toBe(ok)
     if (!result.ok) expect(result.code).toBe(code)
