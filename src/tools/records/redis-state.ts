@@ -49,6 +49,16 @@ function outputMeta(commandLine: string, principal: string | undefined): string 
   return JSON.stringify(principal === undefined ? {commandLine} : {commandLine, principal})
 }
 
+/** An output's meta key read back; a replica of an earlier version wrote the command line alone. */
+function readOutputMeta(meta: string): {commandLine: string; principal?: string} {
+  if (!meta.startsWith('{')) return {commandLine: meta}
+  try {
+    return JSON.parse(meta) as {commandLine: string; principal?: string}
+  } catch {
+    return {commandLine: meta}
+  }
+}
+
 export class RedisState implements IdempotencyRecords, SharedRecords {
   /** This replica, as claims and jobs name their owner. */
   readonly replica = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`
@@ -161,7 +171,7 @@ export class RedisState implements IdempotencyRecords, SharedRecords {
   async readOutput(id: string): Promise<undefined | {commandLine: string; principal?: string; streams: Record<OutputStream, string>}> {
     const [meta, stdout, stderr] = await this.cmd((redis) => redis.mGet([this.key('out', id, 'meta'), this.key('out', id, 'stdout'), this.key('out', id, 'stderr')]))
     if (meta === null) return undefined
-    const {commandLine, principal} = JSON.parse(meta) as {commandLine: string; principal?: string}
+    const {commandLine, principal} = readOutputMeta(meta)
     return {commandLine, ...(principal === undefined ? {} : {principal}), streams: {stderr: stderr ?? '', stdout: stdout ?? ''}}
   }
 
