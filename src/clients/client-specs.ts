@@ -1,11 +1,12 @@
 import {homedir} from 'node:os'
-import {join, resolve} from 'node:path'
+import {isAbsolute, join, resolve} from 'node:path'
 
 import type {Launch} from './launch.js'
 
 import {tomlTable} from './toml-edit.js'
+import {stringify} from 'yaml'
 
-export const CLIENT_IDS = ['claude-code', 'claude-desktop', 'cursor', 'vscode', 'codex'] as const
+export const CLIENT_IDS = ['claude-code', 'claude-desktop', 'cursor', 'vscode', 'codex', 'gemini', 'windsurf', 'zed', 'goose'] as const
 export type ClientId = (typeof CLIENT_IDS)[number]
 
 /**
@@ -30,32 +31,82 @@ export function currentPlace(scope?: ClaudeScope): Place {
   return {cwd: process.cwd(), env: process.env, home: homedir(), platform: process.platform, ...(scope ? {scope} : {})}
 }
 
+/**
+ * How a client's entry hands variables of the client's own environment to the server: the keys to add to the entry
+ * for those names, or why it cannot (the client neither passes its environment on nor expands variables).
+ */
+export type EnvPassing = {cannot: string} | {keys: (names: readonly string[]) => Record<string, unknown>}
+
+/** What an entry is made of besides the launch: the server's name, and the variables to pass on. */
+export interface EntryOptions {
+  env?: readonly string[]
+  name: string
+}
+
 interface ClientBase {
   configPath(place: Place): string
-  /** The server entry (for TOML, the keys of its table). */
-  entry(launch: Launch): Record<string, unknown>
+  /** The server entry (for TOML, the keys of its table), passing the named variables on as `env` says. */
+  entry(launch: Launch, options: EntryOptions): Record<string, unknown>
+  env: EnvPassing
   id: ClientId
   label: string
 }
 
 /** One MCP client: its config file, the format of that file, and the entry that launches a stdio server. */
 export type ClientSpec =
-  | (ClientBase & {format: 'json'; /** The keys down to the JSON object that holds the servers by name. */ serversPath(place: Place): string[]})
+  | (ClientBase & {format: 'json' | 'yaml'; /** The keys down to the object that holds the servers by name. */ serversPath(place: Place): string[]})
   | (ClientBase & {format: 'toml'})
 
-const plainEntry = (launch: Launch) => ({command: launch.command, args: launch.args})
-const typedEntry = (launch: Launch) => ({type: 'stdio', command: launch.command, args: launch.args})
+/** An `env` map whose values the client expands from its own environment when it starts the server. */
+const expanded = (reference: (name: string) => string): EnvPassing => ({keys: (names) => ({env: Object.fromEntries(names.map((n) => [n, reference(n)]))})})
+
+/** The entry of a client: its own keys around the launch, then what passes the variables on. */
+function entryOf(shape: (launch: Launch, name: string) => Record<string, unknown>, env: () => EnvPassing): ClientBase['entry'] {
+  return (launch, {env: names = [], name}) => {
+    const passing = env()
+    return {...shape(launch, name), ...(names.length > 0 && 'keys' in passing ? passing.keys(names) : {})}
+  }
+}
+
+const plainShape = (launch: Launch) => ({command: launch.command, args: launch.args})
+const typedShape = (launch: Launch) => ({type: 'stdio', command: launch.command, args: launch.args})
+
+/** Windows' roaming application data folder (`%APPDATA%`). */
+const appData = (place: Place) => place.env.APPDATA || join(place.home, 'AppData', 'Roaming')
+/** The XDG configuration folder (`$XDG_CONFIG_HOME`, else ~/.config). */
+const xdgConfig = (place: Place) => place.env.XDG_CONFIG_HOME || join(place.home, '.config')
 
 function desktopConfigDir(place: Place): string {
   if (place.platform === 'darwin') return join(place.home, 'Library', 'Application Support', 'Claude')
-  if (place.platform === 'win32') return join(place.env.APPDATA ?? join(place.home, 'AppData', 'Roaming'), 'Claude')
-  return join(place.env.XDG_CONFIG_HOME || join(place.home, '.config'), 'Claude')
+  if (place.platform === 'win32') return join(appData(place), 'Claude')
+  return join(xdgConfig(place), 'Claude')
 }
+
+/** Zed's config folder: ~/.config/zed on macOS too, %APPDATA%\Zed on Windows, the XDG one (Flatpak's first) on Linux. */
+function zedConfigDir(place: Place): string {
+  if (place.platform === 'win32') return join(appData(place), 'Zed')
+  if (place.platform === 'darwin') return join(place.home, '.config', 'zed')
+  return join(place.env.FLATPAK_XDG_CONFIG_HOME || xdgConfig(place), 'zed')
+}
+
+/** Goose's config folder: %APPDATA%\Block\goose\config on Windows, the XDG one elsewhere; GOOSE_PATH_ROOT overrides. */
+function gooseConfigDir(place: Place): string {
+  const root = place.env.GOOSE_PATH_ROOT
+  if (root && isAbsolute(root)) return join(root, 'config')
+  if (place.platform === 'win32') return join(appData(place), 'Block', 'goose', 'config')
+  return join(xdgConfig(place), 'goose')
+}
+
+const CANNOT_DESKTOP =
+  'Claude Desktop starts servers with a small environment of its own (HOME, PATH, USER…) and expands no variables in its config file'
+const CANNOT_ZED = 'Zed expands no variables in settings.json, and what environment it gives a server is not documented'
 
 export const CLIENTS: Record<ClientId, ClientSpec> = {
   'claude-code': {
     configPath: (place) => ((place.scope ?? 'local') === 'project' ? join(place.cwd, '.mcp.json') : join(place.env.CLAUDE_CONFIG_DIR || place.home, '.claude.json')),
-    entry: typedEntry,
+    entry: entryOf(typedShape, () => CLIENTS['claude-code'].env),
+    // Claude Code passes its whole environment on; naming a variable keeps it passed if that ever narrows.
+    env: expanded((name) => `\${${name}}`),
     format: 'json',
     id: 'claude-code',
     label: 'Claude Code',
@@ -64,7 +115,8 @@ export const CLIENTS: Record<ClientId, ClientSpec> = {
   },
   'claude-desktop': {
     configPath: (place) => join(desktopConfigDir(place), 'claude_desktop_config.json'),
-    entry: plainEntry,
+    entry: entryOf(plainShape, () => CLIENTS['claude-desktop'].env),
+    env: {cannot: CANNOT_DESKTOP},
     format: 'json',
     id: 'claude-desktop',
     label: 'Claude Desktop',
@@ -72,14 +124,17 @@ export const CLIENTS: Record<ClientId, ClientSpec> = {
   },
   codex: {
     configPath: (place) => join(place.env.CODEX_HOME || join(place.home, '.codex'), 'config.toml'),
-    entry: plainEntry,
+    entry: entryOf(plainShape, () => CLIENTS.codex.env),
+    // Codex passes only HOME, LANG, PATH, SHELL, TERM and a few more; env_vars names what else it copies.
+    env: {keys: (names) => ({env_vars: [...names]})},
     format: 'toml',
     id: 'codex',
     label: 'Codex',
   },
   cursor: {
     configPath: (place) => join(place.home, '.cursor', 'mcp.json'),
-    entry: plainEntry,
+    entry: entryOf(plainShape, () => CLIENTS.cursor.env),
+    env: expanded((name) => `\${env:${name}}`),
     format: 'json',
     id: 'cursor',
     label: 'Cursor',
@@ -87,11 +142,55 @@ export const CLIENTS: Record<ClientId, ClientSpec> = {
   },
   vscode: {
     configPath: (place) => join(place.cwd, '.vscode', 'mcp.json'),
-    entry: typedEntry,
+    entry: entryOf(typedShape, () => CLIENTS.vscode.env),
+    env: expanded((name) => `\${env:${name}}`),
     format: 'json',
     id: 'vscode',
     label: 'VS Code',
     serversPath: () => ['servers'],
+  },
+  gemini: {
+    // The user's settings: a project's .gemini/settings.json is read only in a folder Gemini CLI trusts.
+    configPath: (place) => join(place.env.GEMINI_CLI_HOME || place.home, '.gemini', 'settings.json'),
+    entry: entryOf(plainShape, () => CLIENTS.gemini.env),
+    // Gemini CLI drops every variable named like a token, key or secret from a server's environment, unless the
+    // entry's env names it; `$NAME` is expanded from Gemini's own environment.
+    env: expanded((name) => `\${${name}}`),
+    format: 'json',
+    id: 'gemini',
+    label: 'Gemini CLI',
+    serversPath: () => ['mcpServers'],
+  },
+  windsurf: {
+    configPath: (place) => join(place.home, '.codeium', 'windsurf', 'mcp_config.json'),
+    entry: entryOf(plainShape, () => CLIENTS.windsurf.env),
+    env: expanded((name) => `\${env:${name}}`),
+    format: 'json',
+    id: 'windsurf',
+    label: 'Windsurf',
+    serversPath: () => ['mcpServers'],
+  },
+  zed: {
+    configPath: (place) => join(zedConfigDir(place), 'settings.json'),
+    entry: entryOf((launch) => ({source: 'custom', command: launch.command, args: launch.args}), () => CLIENTS.zed.env),
+    env: {cannot: CANNOT_ZED},
+    format: 'json',
+    id: 'zed',
+    label: 'Zed',
+    serversPath: () => ['context_servers'],
+  },
+  goose: {
+    configPath: (place) => join(gooseConfigDir(place), 'config.yaml'),
+    entry: entryOf(
+      (launch, name) => ({enabled: true, type: 'stdio', name, description: `${name} commands as MCP tools`, cmd: launch.command, args: launch.args, timeout: 300}),
+      () => CLIENTS.goose.env,
+    ),
+    // env_keys: Goose takes each value from its environment (or its secret store).
+    env: {keys: (names) => ({env_keys: [...names]})},
+    format: 'yaml',
+    id: 'goose',
+    label: 'Goose',
+    serversPath: () => ['extensions'],
   },
 }
 
@@ -101,17 +200,26 @@ export function shellQuote(word: string, platform: NodeJS.Platform = process.pla
   return platform === 'win32' ? `"${word.replaceAll('"', '""')}"` : `'${word.replaceAll("'", String.raw`'\''`)}'`
 }
 
-/** The `claude mcp add` line that registers the server with Claude Code, in the given scope (default local). */
-export function claudeAddCommand(name: string, launch: Launch, platform: NodeJS.Platform = process.platform, scope: ClaudeScope = 'local'): string {
+/**
+ * The `claude mcp add` line that registers the server with Claude Code, in the given scope (default local), with
+ * `-e NAME=${NAME}` for each variable to pass on (Claude Code expands it when it starts the server).
+ */
+export function claudeAddCommand(name: string, launch: Launch, platform: NodeJS.Platform = process.platform, scope: ClaudeScope = 'local', env: readonly string[] = []): string {
   const scoped = scope === 'local' ? [] : ['--scope', scope]
-  return ['claude', 'mcp', 'add', ...scoped, name, '--', launch.command, ...launch.args].map((w) => shellQuote(w, platform)).join(' ')
+  const passed = env.flatMap((variable) => ['-e', `${variable}=\${${variable}}`])
+  return ['claude', 'mcp', 'add', ...scoped, ...passed, name, '--', launch.command, ...launch.args].map((w) => shellQuote(w, platform)).join(' ')
 }
 
 /** What a person pastes into the client's config file: the entry inside its enclosing object, or the TOML table. */
-export function configSnippet(client: ClientSpec, name: string, launch: Launch, place: Place): string {
-  if (client.format === 'toml') return tomlTable(name, launch).trimEnd()
-  const nested = client.serversPath(place).reduceRight<Record<string, unknown>>((inner, key) => ({[key]: inner}), {[name]: client.entry(launch)})
-  return JSON.stringify(nested, null, 2)
+export function configSnippet(client: ClientSpec, name: string, launch: Launch, place: Place, env: readonly string[] = []): string {
+  if (client.format === 'toml') return tomlTable(name, launch, env).trimEnd()
+  const nested = client.serversPath(place).reduceRight<Record<string, unknown>>((inner, key) => ({[key]: inner}), {[name]: client.entry(launch, {env, name})})
+  return client.format === 'yaml' ? stringify(nested).trimEnd() : JSON.stringify(nested, null, 2)
+}
+
+/** A variable name as environments and hosts accept it. */
+export function checkEnvName(name: string): string | undefined {
+  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) ? undefined : `"${name}" is not an environment variable name (letters, digits and "_", not starting with a digit).`
 }
 
 /** Names JavaScript objects keep for themselves: clients written in JavaScript may lose or misread such an entry. */

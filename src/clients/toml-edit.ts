@@ -24,9 +24,17 @@ function tomlKey(key: string): string {
   return /^[\w-]+$/.test(key) ? key : tomlString(key)
 }
 
-/** The table that launches this server, as it is written into config.toml. */
-export function tomlTable(name: string, launch: Launch): string {
-  return [`[mcp_servers.${tomlKey(name)}]`, `command = ${tomlString(launch.command)}`, `args = [${launch.args.map((a) => tomlString(a)).join(', ')}]`, ''].join('\n')
+const tomlArray = (values: readonly string[]) => `[${values.map((v) => tomlString(v)).join(', ')}]`
+
+/** The table that launches this server, as it is written into config.toml (`env_vars`: what Codex is to pass on). */
+export function tomlTable(name: string, launch: Launch, envVars: readonly string[] = []): string {
+  return [
+    `[mcp_servers.${tomlKey(name)}]`,
+    `command = ${tomlString(launch.command)}`,
+    `args = ${tomlArray(launch.args)}`,
+    ...(envVars.length > 0 ? [`env_vars = ${tomlArray(envVars)}`] : []),
+    '',
+  ].join('\n')
 }
 
 /** A dotted key at `start`: its parts (quotes removed) and where it ends. */
@@ -117,12 +125,12 @@ function scan(lines: readonly string[]): Statement[] {
 const startsWith = (path: readonly string[], prefix: readonly string[]) => prefix.every((part, i) => path[i] === part)
 
 /**
- * Puts `[mcp_servers.<name>]` with this launch's `command` and `args` into a config.toml text: in place of those two
- * keys when the table exists (its other keys, sub-tables and comments stay), else appended. Refuses, with a
+ * Puts `[mcp_servers.<name>]` with this launch's `command` and `args` (and `env_vars`, when given) into a config.toml
+ * text: in place of those keys when the table exists (its other keys, sub-tables and comments stay), else appended. Refuses, with a
  * ClientConfigError, a file it cannot read and a server defined in a form it cannot safely edit (dotted keys or an
  * inline table elsewhere, an array of tables, the table twice).
  */
-export function upsertTomlServer(text: string, name: string, launch: Launch): MergeResult {
+export function upsertTomlServer(text: string, name: string, launch: Launch, envVars: readonly string[] = []): MergeResult {
   const eol = text.includes('\r\n') ? '\r\n' : '\n'
   const lines = text.split(/\r?\n/)
   const statements = scan(lines)
@@ -146,7 +154,9 @@ export function upsertTomlServer(text: string, name: string, launch: Launch): Me
     }
   }
 
-  const table = tomlTable(name, launch).trimEnd().split('\n')
+  const table = tomlTable(name, launch, envVars).trimEnd().split('\n')
+  // The keys this command writes; env_vars only when it was given some (one written by hand stays otherwise).
+  const managed = table.slice(1).map((line) => line.split(' = ')[0])
   if (!header) {
     const body = text.replace(/(?:\r?\n)*$/, '')
     return {status: 'added', text: `${body}${body ? eol + eol : ''}${table.join(eol)}${eol}`}
@@ -155,11 +165,11 @@ export function upsertTomlServer(text: string, name: string, launch: Launch): Me
   const {first} = header
   const end = statements.find((s) => s.kind === 'table' && s.first > first)?.first ?? lines.length
   const replaced = statements.filter(
-    (s): s is Extract<Statement, {kind: 'pair'}> => s.kind === 'pair' && s.first > first && s.first < end && s.key.length === 1 && ['args', 'command'].includes(s.key[0]),
+    (s): s is Extract<Statement, {kind: 'pair'}> => s.kind === 'pair' && s.first > first && s.first < end && s.key.length === 1 && managed.includes(s.key[0]),
   )
   const dropped = new Set(replaced.flatMap((s) => Array.from({length: s.last - s.first + 1}, (_, i) => s.first + i)))
   const before = replaced.map((s) => lines.slice(s.first, s.last + 1).join('\n').trim()).sort()
-  if (before.length === 2 && before.join('\n') === table.slice(1).sort().join('\n')) return {status: 'unchanged', text}
+  if (before.length === managed.length && before.join('\n') === table.slice(1).sort().join('\n')) return {status: 'unchanged', text}
   const kept = lines.flatMap((line, n) => (n === first ? [line, ...table.slice(1)] : dropped.has(n) ? [] : [line]))
   return {status: 'updated', text: kept.join(eol)}
 }

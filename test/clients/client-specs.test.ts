@@ -35,6 +35,18 @@ describe('client config paths', () => {
     ['claude-desktop', place('linux'), '/home/me/.config/Claude/claude_desktop_config.json'],
     ['claude-desktop', place('linux', {XDG_CONFIG_HOME: '/x'}), '/x/Claude/claude_desktop_config.json'],
     ['claude-desktop', place('win32', {APPDATA: '/roaming'}), join('/roaming', 'Claude', 'claude_desktop_config.json')],
+    ['gemini', place('linux'), '/home/me/.gemini/settings.json'],
+    ['gemini', place('linux', {GEMINI_CLI_HOME: '/g'}), '/g/.gemini/settings.json'],
+    ['windsurf', place('darwin'), '/home/me/.codeium/windsurf/mcp_config.json'],
+    ['zed', place('linux'), '/home/me/.config/zed/settings.json'],
+    ['zed', place('linux', {XDG_CONFIG_HOME: '/x'}), '/x/zed/settings.json'],
+    ['zed', place('linux', {FLATPAK_XDG_CONFIG_HOME: '/f', XDG_CONFIG_HOME: '/x'}), '/f/zed/settings.json'],
+    ['zed', place('darwin', {XDG_CONFIG_HOME: '/x'}), '/home/me/.config/zed/settings.json'],
+    ['zed', place('win32', {APPDATA: '/roaming'}), join('/roaming', 'Zed', 'settings.json')],
+    ['goose', place('linux'), '/home/me/.config/goose/config.yaml'],
+    ['goose', place('darwin', {XDG_CONFIG_HOME: '/x'}), '/x/goose/config.yaml'],
+    ['goose', place('win32', {APPDATA: '/roaming'}), join('/roaming', 'Block', 'goose', 'config', 'config.yaml')],
+    ['goose', place('linux', {GOOSE_PATH_ROOT: '/g'}), '/g/config/config.yaml'],
   ] as const)('%s → %s', (client, where, path) => {
     expect(CLIENTS[client].configPath(where)).toBe(path)
   })
@@ -50,5 +62,54 @@ describe('client config paths', () => {
     expect(JSON.parse(clientSetup('vscode', 'tb', launch, here).snippet)).toEqual({servers: {tb: {args: ['x'], command: '/bin/cli', type: 'stdio'}}})
     expect(clientSetup('codex', 'tb', launch, here).snippet).toBe('[mcp_servers.tb]\ncommand = "/bin/cli"\nargs = ["x"]')
     expect(clientSetup('claude-code', 'tb', launch, here).addCommand).toBe('claude mcp add tb -- /bin/cli x')
+  })
+})
+
+describe("passing variables of the client's environment on (--env)", () => {
+  const launch = {args: ['x'], command: '/bin/cli'}
+  const here: Place = {cwd: '/work/app', env: {}, home: '/home/me', platform: 'linux'}
+  const env = ['HEROKU_API_KEY', 'HEROKU_ORG']
+  const entryOf = (client: Parameters<typeof clientSetup>[0]) => clientSetup(client, 'tb', launch, here, env).entry
+
+  it.each([
+    ['claude-code', {env: {HEROKU_API_KEY: '${HEROKU_API_KEY}', HEROKU_ORG: '${HEROKU_ORG}'}}],
+    ['cursor', {env: {HEROKU_API_KEY: '${env:HEROKU_API_KEY}', HEROKU_ORG: '${env:HEROKU_ORG}'}}],
+    ['vscode', {env: {HEROKU_API_KEY: '${env:HEROKU_API_KEY}', HEROKU_ORG: '${env:HEROKU_ORG}'}}],
+    ['windsurf', {env: {HEROKU_API_KEY: '${env:HEROKU_API_KEY}', HEROKU_ORG: '${env:HEROKU_ORG}'}}],
+    ['gemini', {env: {HEROKU_API_KEY: '${HEROKU_API_KEY}', HEROKU_ORG: '${HEROKU_ORG}'}}],
+    ['codex', {env_vars: env}],
+    ['goose', {env_keys: env}],
+  ] as const)('%s names them its own way, never their values', (client, keys) => {
+    expect(entryOf(client)).toMatchObject(keys)
+    expect(clientSetup(client, 'tb', launch, here, env).unpassable).toBeUndefined()
+  })
+
+  it.each(['claude-desktop', 'zed'] as const)('%s cannot, and says so', (client) => {
+    const setup = clientSetup(client, 'tb', launch, here, env)
+    expect(setup.unpassable).toMatch(/cannot pass HEROKU_API_KEY, HEROKU_ORG on: /)
+    expect(setup.entry).not.toHaveProperty('env')
+  })
+
+  it('adds nothing without --env', () => {
+    for (const client of ['claude-code', 'codex', 'goose', 'zed'] as const) {
+      const setup = clientSetup(client, 'tb', launch, here)
+      expect(Object.keys(setup.entry)).not.toEqual(expect.arrayContaining(['env']))
+      expect(setup.unpassable).toBeUndefined()
+    }
+  })
+
+  it('writes each form into the snippet and the claude mcp add line', () => {
+    expect(clientSetup('claude-code', 'tb', launch, here, env).addCommand).toBe(`claude mcp add -e 'HEROKU_API_KEY=\${HEROKU_API_KEY}' -e 'HEROKU_ORG=\${HEROKU_ORG}' tb -- /bin/cli x`)
+    expect(clientSetup('codex', 'tb', launch, here, env).snippet).toBe('[mcp_servers.tb]\ncommand = "/bin/cli"\nargs = ["x"]\nenv_vars = ["HEROKU_API_KEY", "HEROKU_ORG"]')
+    expect(clientSetup('goose', 'tb', launch, here, env).snippet).toContain('env_keys:\n      - HEROKU_API_KEY\n      - HEROKU_ORG')
+  })
+
+  it('wraps the new clients the way each reads its file', () => {
+    expect(JSON.parse(clientSetup('gemini', 'tb', launch, here).snippet)).toEqual({mcpServers: {tb: {args: ['x'], command: '/bin/cli'}}})
+    expect(JSON.parse(clientSetup('windsurf', 'tb', launch, here).snippet)).toEqual({mcpServers: {tb: {args: ['x'], command: '/bin/cli'}}})
+    expect(JSON.parse(clientSetup('zed', 'tb', launch, here).snippet)).toEqual({context_servers: {tb: {args: ['x'], command: '/bin/cli', source: 'custom'}}})
+    expect(clientSetup('goose', 'tb', launch, here).snippet).toBe(
+      ['extensions:', '  tb:', '    enabled: true', '    type: stdio', '    name: tb', '    description: tb commands as MCP tools', '    cmd: /bin/cli', '    args:', '      - x', '    timeout: 300'].join('\n'),
+    )
   })
 })

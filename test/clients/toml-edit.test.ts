@@ -63,3 +63,16 @@ describe('upsertTomlServer', () => {
     expect(() => upsertTomlServer(text, 'taskbox', launch)).toThrow(expect.objectContaining({code}))
   })
 })
+
+describe('upsertTomlServer with env_vars', () => {
+  it('writes env_vars with the launch, and leaves one written by hand alone when none are given', () => {
+    const added = upsertTomlServer('', 'taskbox', launch, ['HEROKU_API_KEY'])
+    expect(added.text).toContain('env_vars = ["HEROKU_API_KEY"]')
+    expect(upsertTomlServer(added.text, 'taskbox', launch, ['HEROKU_API_KEY'])).toEqual({status: 'unchanged', text: added.text})
+    const changed = upsertTomlServer(added.text, 'taskbox', launch, ['HEROKU_API_KEY', 'HEROKU_ORG'])
+    expect(changed.status).toBe('updated')
+    expect(changed.text.match(/env_vars/g)).toHaveLength(1)
+    expect(changed.text).toContain('env_vars = ["HEROKU_API_KEY", "HEROKU_ORG"]')
+    expect(upsertTomlServer(added.text, 'taskbox', launch)).toEqual({status: 'unchanged', text: added.text})
+  })
+})

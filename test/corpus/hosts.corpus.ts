@@ -1,8 +1,9 @@
 // Real MCP hosts from the npm registry, in the cache the corpus uses: each gets the example CLI's server the way
 // `mcp config --write` registers it for that host, and must connect to it through its own client.
 // Claude Code: `claude mcp get NAME` starts the server and reports whether it connected (no model login needed).
-// Gemini CLI: `gemini mcp list` connects to each configured server and reports it (no login); `mcp config` has no
-// Gemini set-up yet, so the server is added with Gemini's own `gemini mcp add`, in a folder Gemini trusts.
+// Gemini CLI: `gemini mcp list` connects to each configured server and reports it (no login), in a folder Gemini trusts.
+// `mcp config --env NAME`: each host is checked to hand that variable of its own environment to the server (Codex
+// and Gemini CLI filter what a server gets), by calling faulty-cli's `env` tool, which lists what its command saw.
 // Resources and prompts are seen the way a person meets them: each host runs one whole turn against a stand-in for
 // its model API on loopback (model-endpoint.ts), and the test reads what the host put in front of the model.
 // Codex: `codex app-server` (JSON-RPC on stdio) lists each MCP server's tools (`mcpServerStatus/list`) and calls
@@ -17,6 +18,10 @@ import {installDir, ROOT, runCli} from './clis.js'
 import {type ScriptedCall, sentText, startModelEndpoint} from './model-endpoint.js'
 
 const TASKBOX = join(ROOT, 'examples/taskbox/bin/run.js')
+const FAULTY = join(ROOT, 'test/fixtures/faulty-cli/bin/run.js')
+/** A variable named like a secret, which Codex and Gemini CLI keep from a server unless told to pass it on. */
+const PASSED = 'DEPLOY_API_KEY'
+const names = (result: {structuredContent?: unknown}) => ((result.structuredContent as {data: {names: string[]}}).data ?? {names: []}).names
 const space = realpathSync(mkdtempSync(join(tmpdir(), 'mcp-hosts-')))
 afterAll(() => rmSync(space, {force: true, recursive: true}))
 
@@ -50,6 +55,15 @@ describe('Claude Code', () => {
     const got = await runCli(claude(), ['mcp', 'get', 'taskbox'], env, project)
     expect(got.stdout).toContain('Local config')
     expect(got.stdout).toMatch(/Status: ✔ Connected/)
+  })
+
+  it('reads the variables --env passes on as its own expansions', async () => {
+    const {env, project} = scratch()
+    const written = await runCli(process.execPath, [TASKBOX, 'mcp', 'config', '--client', 'claude-code', '--write', '--env', PASSED], env, project)
+    expect(written.code).toBe(0)
+    const got = await runCli(claude(), ['mcp', 'get', 'taskbox'], {...env, [PASSED]: 'k-123'}, project)
+    expect(got.stdout).toMatch(/Status: ✔ Connected/)
+    expect(got.stdout).toMatch(new RegExp(`Environment:[\\s\\S]*${PASSED}=`))
   })
 
   /** One headless turn of Claude Code in a project where `mcp config --client claude-code --write` registered taskbox. */
@@ -135,6 +149,29 @@ function appServer(env: Record<string, string>, cwd: string) {
 }
 
 describe('Codex', () => {
+  it('hands a server only the variables mcp config --env names', async () => {
+    const {env, project} = scratch()
+    const codexEnv = {...env, CODEX_HOME: join(env.HOME, '.codex'), [PASSED]: 'k-123'}
+    for (const [name, extra] of [['plain', []], ['passed', ['--env', PASSED]]] as const) {
+      const written = await runCli(process.execPath, [FAULTY, 'mcp', 'config', '--client', 'codex', '--write', '--name', name, ...extra], codexEnv, project)
+      expect(written.code).toBe(0)
+    }
+
+    const listed = await runCli(join(installDir('codex'), 'node_modules/.bin/codex'), ['mcp', 'list', '--json'], codexEnv, project)
+    expect(JSON.parse(listed.stdout)).toEqual(expect.arrayContaining([expect.objectContaining({name: 'passed'})]))
+    const codex = appServer(codexEnv, project)
+    try {
+      await codex.request('initialize', {clientInfo: {name: 'oclif-plugin-mcp-tests', version: '1'}})
+      await codex.request('mcpServerStatus/list', {})
+      const thread = ((await codex.request('thread/start', {})).result as {thread: {id: string}}).thread.id
+      const seen = async (server: string) => names((await codex.request('mcpServer/tool/call', {arguments: {}, server, threadId: thread, tool: 'env'})).result as {structuredContent?: unknown})
+      expect(await seen('plain')).not.toContain(PASSED)
+      expect(await seen('passed')).toContain(PASSED)
+    } finally {
+      codex.close()
+    }
+  })
+
   it('lists every tool of the server mcp config --client codex --write registers, and calls a read-only and a failing one', async () => {
     const {env, project} = scratch()
     const codexEnv = {...env, CODEX_HOME: join(env.HOME, '.codex')}
@@ -168,22 +205,24 @@ describe('Codex', () => {
 describe('Gemini CLI', () => {
   const gemini = () => join(installDir('gemini-cli'), 'node_modules/.bin/gemini')
 
-  /** A project Gemini trusts (it starts no server of an untrusted folder), with taskbox added by `gemini mcp add`. */
-  async function geminiProject() {
+  /**
+   * A project Gemini trusts (it starts no server of an untrusted folder), with the server added to the user's
+   * settings by `mcp config --client gemini --write`, next to settings of the person's own (kept: the file is edited).
+   */
+  async function geminiProject(bin = TASKBOX, extra: readonly string[] = []) {
     const {env, project} = scratch()
     mkdirSync(join(env.HOME, '.gemini'), {recursive: true})
     writeFileSync(join(env.HOME, '.gemini', 'trustedFolders.json'), JSON.stringify({[project]: 'TRUST_FOLDER'}))
-    const added = await runCli(gemini(), ['mcp', 'add', 'taskbox', process.execPath, TASKBOX, 'mcp', 'stdio'], env, project)
-    expect(added.code).toBe(0)
+    // A base URL alone would select Gemini's "gateway" sign-in, which headless mode refuses: the key sign-in is named.
+    writeFileSync(join(env.HOME, '.gemini', 'settings.json'), '{\n  // mine\n  "security": {"auth": {"selectedType": "gemini-api-key"}}\n}\n')
+    const written = await runCli(process.execPath, [bin, 'mcp', 'config', '--client', 'gemini', '--write', ...extra], env, project)
+    expect(written.code).toBe(0)
     return {env, project}
   }
 
   /** One headless turn, with an API key that only the loopback endpoint ever sees. */
   async function turn(prompt: string) {
     const {env, project} = await geminiProject()
-    // User settings, next to the project's (where `gemini mcp add` wrote the server): a base URL alone would select
-    // Gemini's "gateway" sign-in, which headless mode refuses, so the key sign-in is named.
-    writeFileSync(join(env.HOME, '.gemini', 'settings.json'), JSON.stringify({security: {auth: {selectedType: 'gemini-api-key'}}}))
     const model = await startModelEndpoint()
     try {
       const ran = await runCli(gemini(), ['-p', prompt, '-o', 'json'], {...env, GEMINI_API_KEY: 'offline', GOOGLE_GEMINI_BASE_URL: model.url}, project)
@@ -194,10 +233,31 @@ describe('Gemini CLI', () => {
     }
   }
 
-  it('connects to the server', async () => {
+  it('connects to the server mcp config --client gemini --write registers', async () => {
     const {env, project} = await geminiProject()
     const listed = await runCli(gemini(), ['mcp', 'list'], env, project)
     expect(listed.stdout + listed.stderr).toMatch(/taskbox: .* - Connected/)
+  })
+
+  it('hands the server a variable named like a secret only when mcp config --env names it', async () => {
+    const seen: Record<string, boolean> = {}
+    for (const [label, extra] of [['plain', []], ['passed', ['--env', PASSED]]] as const) {
+      const {env, project} = await geminiProject(FAULTY, extra)
+      // Gemini CLI names a server's tools mcp_<server>_<tool>.
+      const model = await startModelEndpoint([{input: {}, tool: 'mcp_faulty_env'}])
+      try {
+        const ran = await runCli(gemini(), ['-p', 'What does the environment hold?', '-o', 'json', '--approval-mode', 'yolo'], {...env, GEMINI_API_KEY: 'offline', GOOGLE_GEMINI_BASE_URL: model.url, [PASSED]: 'k-123'}, project)
+        expect(ran.code).toBe(0)
+        const sent = sentText(model)
+        // The tool's answer went back to the model: the names of the variables the command saw.
+        expect(sent).toContain('PATH')
+        seen[label] = sent.includes(PASSED)
+      } finally {
+        await model.close()
+      }
+    }
+
+    expect(seen).toEqual({passed: true, plain: false})
   })
 
   it('offers an author prompt as a slash command, expanded by prompts/get with its named arguments', async () => {

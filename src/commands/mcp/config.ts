@@ -3,7 +3,7 @@ import {Flags} from '@oclif/core'
 import {resolve} from 'node:path'
 
 import {type ClientSetup, clientSetup, writeClientConfig} from '../../clients/client-setup.js'
-import {CLAUDE_SCOPES, type ClaudeScope, checkServerName, CLIENT_IDS, currentPlace} from '../../clients/client-specs.js'
+import {CLAUDE_SCOPES, type ClaudeScope, checkEnvName, checkServerName, CLIENT_IDS, currentPlace} from '../../clients/client-specs.js'
 import {ClientConfigError, type WriteOutcome} from '../../clients/config-file-update.js'
 import {type Launch, resolveLaunch} from '../../clients/launch.js'
 import {HostCommand} from '../../host/command.js'
@@ -30,16 +30,19 @@ const CLAUDE_SCOPE_NOTES: Record<ClaudeScope, (cwd: string, name: string) => str
 
 export default class McpConfig extends HostCommand {
   static summary = 'Print (or write) what an MCP client needs to launch this CLI as a server.'
-  static description = `Prints the entry that makes Claude Code, Claude Desktop, Cursor, VS Code or Codex start "<%= config.bin %> mcp stdio", with absolute paths resolved on this machine and the flags given here (--cwd, --profile, --read-only, --tools, --exclude, --max-tools, --max-bytes) passed on. Without --client, prints the entry for every client.
+  static description = `Prints the entry that makes Claude Code, Claude Desktop, Cursor, VS Code, Codex, Gemini CLI, Windsurf, Zed or Goose start "<%= config.bin %> mcp stdio", with absolute paths resolved on this machine and the flags given here (--cwd, --profile, --read-only, --tools, --exclude, --max-tools, --max-bytes) passed on. Without --client, prints the entry for every client.
+
+Hosts filter the environment a server gets (Codex passes only HOME, PATH, SHELL, TERM and a few more; Gemini CLI drops every variable named like a token, key or secret): --env NAME makes the entry pass that variable of the host's own environment on, the way the host does it (Claude Code -e NAME=\${NAME}, VS Code, Cursor and Windsurf \${env:NAME}, Gemini CLI \${NAME}, Codex env_vars, Goose env_keys). The value itself is never written. Claude Desktop and Zed have no such way: for them --env is refused, saying so.
 
 The command is this CLI's executable on PATH when it resolves into this CLI's package, else the package's bin script; a plain Node script is launched with the absolute path of the Node running now, because hosts like Claude Desktop start servers with a minimal PATH.
 
---write merges the entry into the client's config file: for Claude Code where \`claude mcp add\` puts it (by default the local scope: this directory's entry in ~/.claude.json, which Claude Code connects to without asking; --scope user or project for the others: a project's .mcp.json waits until each person approves it), VS Code's .vscode/mcp.json in the current directory, Cursor's ~/.cursor/mcp.json, Claude Desktop's claude_desktop_config.json, Codex's ~/.codex/config.toml. The file is edited in place: only the entry of this name changes, and comments (VS Code and Cursor accept JSONC), formatting and every other value stay byte for byte; the previous file is kept as <file>.<time>.bak; a symlink is followed and stays a link; a file that cannot be read with certainty (not JSON, a key to edit given twice, not a regular file) is left untouched with an error.`
+--write merges the entry into the client's config file: for Claude Code where \`claude mcp add\` puts it (by default the local scope: this directory's entry in ~/.claude.json, which Claude Code connects to without asking; --scope user or project for the others: a project's .mcp.json waits until each person approves it), VS Code's .vscode/mcp.json in the current directory, Cursor's ~/.cursor/mcp.json, Claude Desktop's claude_desktop_config.json, Codex's ~/.codex/config.toml, Gemini CLI's ~/.gemini/settings.json, Windsurf's ~/.codeium/windsurf/mcp_config.json, Zed's settings.json (context_servers), Goose's config.yaml (extensions). The file is edited in place: only the entry of this name changes, and comments (VS Code, Cursor, Gemini CLI and Zed accept JSONC), formatting and every other value stay byte for byte (Goose's YAML keeps its comments and values, its layout as the yaml library writes it); the previous file is kept as <file>.<time>.bak; a symlink is followed and stays a link; a file that cannot be read with certainty (not JSON or YAML, a key to edit given twice, not a regular file) is left untouched with an error.`
   static enableJsonFlag = true
   static examples = [
     {command: '<%= config.bin %> <%= command.id %> --client claude-code', description: 'The `claude mcp add` line, and the entry it writes'},
     {command: '<%= config.bin %> <%= command.id %> --client cursor --write --cwd ~/projects/app', description: 'Add the server to Cursor, running commands in ~/projects/app'},
     {command: '<%= config.bin %> <%= command.id %> --client codex --read-only --name <%= config.bin %>-ro', description: 'A read-only server for Codex, under another name'},
+    {command: "<%= config.bin %> <%= command.id %> --client gemini --write --env <%= config.scopedEnvVarKey('API_KEY') %>", description: 'Add the server to Gemini CLI, passing an API key on from its environment'},
   ]
   static flags = {
     ...projectionFlags,
@@ -50,6 +53,7 @@ The command is this CLI's executable on PATH when it resolves into this CLI's pa
     })(),
     'config-path': Flags.string({dependsOn: ['client'], description: "Use this file instead of the client's usual config file."}),
     cwd: serverFlags.cwd,
+    env: Flags.string({description: "A variable of the client's own environment the server must get (e.g. an API key); repeat for several. Its value is never written.", multiple: true}),
     name: Flags.string({description: "The server's name in the client (default: the CLI's bin)."}),
     write: Flags.boolean({dependsOn: ['client'], description: "Merge the entry into the client's config file (a backup is kept)."}),
   }
@@ -62,12 +66,20 @@ The command is this CLI's executable on PATH when it resolves into this CLI's pa
     // The same checks `mcp stdio` makes at start-up, so a client is never given a server that refuses to start.
     await prepareServerFor(this, flags).dispose()
 
+    const env = [...new Set(flags.env ?? [])]
+    for (const variable of env) {
+      const bad = checkEnvName(variable)
+      if (bad) this.error(bad, {exit: 2})
+    }
+
     const launch = resolveLaunch(this.config, {...flags, maxBytes: flags['max-bytes'], maxTools: flags['max-tools'], readOnly: flags['read-only']})
     const place = currentPlace(flags.scope)
     const clients = (flags.client ? [flags.client] : CLIENT_IDS).map((id) => {
-      const setup = clientSetup(id, name, launch, place)
+      const setup = clientSetup(id, name, launch, place, env)
       return flags['config-path'] ? {...setup, path: resolve(flags['config-path'])} : setup
     })
+    // A client asked for by name that cannot pass the variables on would start a server that silently lacks them.
+    if (flags.client && clients[0].unpassable) this.error(clients[0].unpassable, {exit: 2})
     if (!flags.write) {
       for (const [i, setup] of clients.entries()) this.show(setup, i > 0)
       return {clients, launch, name}
@@ -76,7 +88,7 @@ The command is this CLI's executable on PATH when it resolves into this CLI's pa
     const [setup] = clients
     let written: WriteOutcome
     try {
-      written = await writeClientConfig(setup.client, name, launch, setup.path, place)
+      written = await writeClientConfig(setup.client, name, launch, setup.path, place, env)
     } catch (error) {
       if (!(error instanceof ClientConfigError)) throw error
       this.error(`Cannot update ${setup.path}: ${error.message}. The file was not changed.`, {
@@ -96,6 +108,7 @@ The command is this CLI's executable on PATH when it resolves into this CLI's pa
   private show(setup: ClientSetup, separate: boolean): void {
     if (this.jsonEnabled()) return
     if (separate) this.log('')
+    if (setup.unpassable) this.logToStderr(`# ${setup.unpassable} The entry below goes without them.`)
     if (setup.addCommand) {
       this.logToStderr(`# ${setup.label}: register it with the claude CLI`)
       this.log(setup.addCommand)

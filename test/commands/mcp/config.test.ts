@@ -61,7 +61,31 @@ describe('mcp config: what each client gets', () => {
 
   it('without --client: every client', async () => {
     const found = await report([])
-    expect(found.clients.map((c) => c.client)).toEqual(['claude-code', 'claude-desktop', 'cursor', 'vscode', 'codex'])
+    expect(found.clients.map((c) => c.client)).toEqual(['claude-code', 'claude-desktop', 'cursor', 'vscode', 'codex', 'gemini', 'windsurf', 'zed', 'goose'])
+  })
+
+  it('--env: each client passes the variable its own way; printed for all, one that cannot says so', async () => {
+    const found = await report(['--env', 'TASKBOX_API_KEY'])
+    const by = Object.fromEntries(found.clients.map((c) => [c.client, c]))
+    expect(by.codex.entry.env_vars).toEqual(['TASKBOX_API_KEY'])
+    expect(by.gemini.entry.env).toEqual({TASKBOX_API_KEY: '${TASKBOX_API_KEY}'})
+    expect(by.goose.entry.env_keys).toEqual(['TASKBOX_API_KEY'])
+    expect(by.zed.unpassable).toContain('Zed cannot pass TASKBOX_API_KEY on')
+    const printed = await config(['--env', 'TASKBOX_API_KEY'])
+    expect(plain(printed.stderr)).toContain('# Claude Desktop cannot pass TASKBOX_API_KEY on')
+    expect(printed.stdout).not.toContain('k-secret')
+  })
+
+  it('--env for a client that cannot pass it, or a bad name, is refused and writes nothing', async () => {
+    for (const client of ['claude-desktop', 'zed']) {
+      const ran = await config(['--client', client, '--env', 'TASKBOX_API_KEY', '--write'])
+      expect(ran.code).toBe(2)
+      expect(plain(ran.stderr)).toContain('cannot pass TASKBOX_API_KEY on')
+    }
+
+    const bad = await config(['--client', 'cursor', '--env', 'NOT-A-NAME'])
+    expect(bad.code).toBe(2)
+    expect(plain(bad.stderr)).toContain('is not an environment variable name')
   })
 
   it('passes --cwd (absolute), --read-only, --tools, --exclude and --name on', async () => {
@@ -174,7 +198,37 @@ describe('mcp config --write', () => {
     expect(updated.match(/^command = /gm)).toHaveLength(2)
   })
 
+  it("writes Gemini CLI's, Windsurf's and Zed's JSONC, keeping the person's own settings and comments", async () => {
+    const files = {gemini: join(home, '.gemini/settings.json'), windsurf: join(home, '.codeium/windsurf/mcp_config.json'), zed: join(home, 'config/zed/settings.json')}
+    for (const file of Object.values(files)) mkdirSync(join(file, '..'), {recursive: true})
+    writeFileSync(files.zed, '// Zed settings\n{\n  "theme": "One Dark", // mine\n  "context_servers": {}\n}\n')
+    // Zed has no way to pass a variable on (refused with --env: see above).
+    for (const client of Object.keys(files)) expect((await config(['--client', client, '--write', ...(client === 'zed' ? [] : ['--env', 'TASKBOX_API_KEY'])])).code).toBe(0)
+    const gemini = JSON.parse(readFileSync(files.gemini, 'utf8'))
+    expect(gemini.mcpServers.taskbox).toEqual({args: LAUNCH, command: process.execPath, env: {TASKBOX_API_KEY: '${TASKBOX_API_KEY}'}})
+    expect(JSON.parse(readFileSync(files.windsurf, 'utf8')).mcpServers.taskbox.env).toEqual({TASKBOX_API_KEY: '${env:TASKBOX_API_KEY}'})
+    const zed = readFileSync(files.zed, 'utf8')
+    expect(zed.startsWith('// Zed settings\n{\n  "theme": "One Dark", // mine\n')).toBe(true)
+    expect(zed).toContain('"source": "custom"')
+  })
+
+  it("writes Goose's YAML: its other extensions and comments stay, a backup is kept", async () => {
+    const path = join(home, 'config/goose/config.yaml')
+    mkdirSync(join(path, '..'), {recursive: true})
+    const before = '# goose\nGOOSE_MODEL: gpt-4o # mine\nextensions:\n  developer:\n    enabled: true\n    name: developer\n    type: builtin\n'
+    writeFileSync(path, before)
+    const written = JSON.parse((await config(['--client', 'goose', '--write', '--env', 'TASKBOX_API_KEY', '--json'])).stdout) as Report
+    expect(written.written?.status).toBe('added')
+    expect(written.written?.backup).toMatch(/config\.yaml\.\d{8}T\d{6}Z\.bak$/)
+    const text = readFileSync(path, 'utf8')
+    expect(text.startsWith(before)).toBe(true)
+    expect(text).toContain(`    cmd: ${process.execPath}`)
+    expect(text).toContain('    env_keys:\n      - TASKBOX_API_KEY')
+    expect((await config(['--client', 'goose', '--write', '--env', 'TASKBOX_API_KEY'])).stdout).toContain('Already up to date')
+  })
+
   it.each([
+    {client: 'goose', file: 'config.yaml', text: 'extensions: [a, b]\n'},
     {client: 'cursor', file: 'mcp.json', text: '{\n  // my servers\n  "mcpServers": {}, "mcpServers": {}\n}\n'},
     {client: 'codex', file: 'config.toml', text: '[mcp_servers]\ntaskbox = {command = "x"}\n'},
   ])('refuses a $client file it cannot safely edit, leaving it untouched', async ({client, file, text}) => {

@@ -1,0 +1,93 @@
+import {lstat, mkdir, readdir, readFile, rename, rm, writeFile} from 'node:fs/promises'
+import {dirname, join, relative, sep} from 'node:path'
+
+import type {Place} from './client-specs.js'
+
+import {ClientConfigError} from './config-file-update.js'
+
+// Installing an Agent Skill for a client: the folder its agent reads skills from, and writing the skill's files
+// there as a whole (a previous version moved aside as a backup, never mixed with the new one).
+
+export const SKILL_CLIENTS = ['claude-code', 'codex'] as const
+export type SkillClient = (typeof SKILL_CLIENTS)[number]
+export const SKILL_SCOPES = ['project', 'user'] as const
+export type SkillScope = (typeof SKILL_SCOPES)[number]
+
+/**
+ * Where a client reads a skill of this name: Claude Code a project's `.claude/skills/<name>/` (or the user's
+ * `~/.claude/skills/<name>/`), Codex the user's `~/.codex/skills/<name>/` (it has no project skills).
+ */
+export function skillDir(client: SkillClient, name: string, place: Place, scope: SkillScope = client === 'codex' ? 'user' : 'project'): string {
+  if (client === 'codex') return join(place.env.CODEX_HOME || join(place.home, '.codex'), 'skills', name)
+  return scope === 'project' ? join(place.cwd, '.claude', 'skills', name) : join(place.env.CLAUDE_CONFIG_DIR || join(place.home, '.claude'), 'skills', name)
+}
+
+/** The files under `dir`, relative and `/`-separated, with their text; undefined when there is no such folder. */
+async function readTree(dir: string): Promise<Map<string, string> | undefined> {
+  const entries = await readdir(dir, {recursive: true, withFileTypes: true}).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return undefined
+    throw error
+  })
+  if (!entries) return undefined
+  const files = new Map<string, string>()
+  for (const entry of entries) {
+    if (!entry.isFile()) continue
+    const path = join(entry.parentPath, entry.name)
+    files.set(relative(dir, path).split(sep).join('/'), await readFile(path, 'utf8'))
+  }
+
+  return files
+}
+
+/** `20250102T030405Z`: sorts by time, safe in every file system. */
+const stamp = () => new Date().toISOString().replaceAll(/[-:]|\.\d+/g, '')
+
+export interface SkillWrite {
+  /** Where the previous version was moved; null when there was none or nothing changed. */
+  backup: null | string
+  dir: string
+  status: 'added' | 'unchanged' | 'updated'
+}
+
+/**
+ * Writes the skill's files as the whole of `dir`: written into a new folder beside it first, then put in its place,
+ * the previous folder (when it differs) kept as `<dir>.<time>.bak`. A path that is not a folder is refused untouched.
+ */
+export async function writeSkill(dir: string, files: readonly {path: string; text: string}[]): Promise<SkillWrite> {
+  const info = await lstat(dir).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return undefined
+    throw error
+  })
+  if (info && !info.isDirectory()) throw new ClientConfigError('UNSAFE_CLIENT_CONFIG', `${dir} is ${info.isSymbolicLink() ? 'a symbolic link' : 'not a folder'}; move it away first`)
+  const before = info ? await readTree(dir) : undefined
+  if (before && before.size === files.length && files.every((file) => before.get(file.path) === file.text)) return {backup: null, dir, status: 'unchanged'}
+
+  const fresh = `${dir}.${process.pid}.tmp`
+  await rm(fresh, {force: true, recursive: true})
+  try {
+    for (const file of files) {
+      const path = join(fresh, ...file.path.split('/'))
+      await mkdir(dirname(path), {recursive: true})
+      await writeFile(path, file.text, {flag: 'wx'})
+    }
+  } catch (error) {
+    await rm(fresh, {force: true, recursive: true})
+    throw error
+  }
+
+  let backup: null | string = null
+  if (info) {
+    const base = `${dir}.${stamp()}`
+    for (let n = 1; backup === null; n++) {
+      const candidate = n === 1 ? `${base}.bak` : `${base}-${n}.bak`
+      if (!(await lstat(candidate).catch(() => undefined))) backup = candidate
+    }
+
+    await rename(dir, backup)
+  } else {
+    await mkdir(dirname(dir), {recursive: true})
+  }
+
+  await rename(fresh, dir)
+  return {backup, dir, status: info ? 'updated' : 'added'}
+}
