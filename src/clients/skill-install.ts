@@ -8,17 +8,22 @@ import {ClientConfigError} from './config-file-update.js'
 // Installing an Agent Skill for a client: the folder its agent reads skills from, and writing the skill's files
 // there as a whole (a previous version moved aside as a backup, never mixed with the new one).
 
-export const SKILL_CLIENTS = ['claude-code', 'codex'] as const
+export const SKILL_CLIENTS = ['claude-code', 'codex', 'gemini'] as const
 export type SkillClient = (typeof SKILL_CLIENTS)[number]
 export const SKILL_SCOPES = ['project', 'user'] as const
 export type SkillScope = (typeof SKILL_SCOPES)[number]
 
+/** The scope a client's skill goes in unless told: Claude Code's project (shared with it), the user's otherwise. */
+export const defaultSkillScope = (client: SkillClient): SkillScope => (client === 'claude-code' ? 'project' : 'user')
+
 /**
  * Where a client reads a skill of this name: Claude Code a project's `.claude/skills/<name>/` (or the user's
- * `~/.claude/skills/<name>/`), Codex the user's `~/.codex/skills/<name>/` (it has no project skills).
+ * `~/.claude/skills/<name>/`), Gemini CLI the user's `~/.gemini/skills/<name>/` (or a project's
+ * `.gemini/skills/<name>/`, read in folders it trusts), Codex the user's `~/.codex/skills/<name>/` (no project ones).
  */
-export function skillDir(client: SkillClient, name: string, place: Place, scope: SkillScope = client === 'codex' ? 'user' : 'project'): string {
+export function skillDir(client: SkillClient, name: string, place: Place, scope: SkillScope = defaultSkillScope(client)): string {
   if (client === 'codex') return join(place.env.CODEX_HOME || join(place.home, '.codex'), 'skills', name)
+  if (client === 'gemini') return scope === 'project' ? join(place.cwd, '.gemini', 'skills', name) : join(place.env.GEMINI_CLI_HOME || place.home, '.gemini', 'skills', name)
   return scope === 'project' ? join(place.cwd, '.claude', 'skills', name) : join(place.env.CLAUDE_CONFIG_DIR || join(place.home, '.claude'), 'skills', name)
 }
 

@@ -44,7 +44,7 @@ export function claimsStdout(id: string | undefined, argv: readonly string[]): b
   // Help is for the person, on stdout as everywhere else.
   if (rest.some((arg) => arg === '--help' || arg === '-h')) return false
   if (command === 'stdio') return true
-  return ['call', 'config', 'tools'].includes(command) && rest.includes('--json')
+  return ['call', 'config', 'skill', 'tools'].includes(command) && rest.includes('--json')
 }
 
 /**

@@ -91,6 +91,21 @@ describe('Claude Code', () => {
     expect(sent).toContain('high-priority tasks first')
   })
 
+  it('offers the model the skill mcp skill --write installs in the project', async () => {
+    const {env, project} = scratch()
+    expect((await runCli(process.execPath, [TASKBOX, 'mcp', 'skill', '--write'], env, project)).code).toBe(0)
+    const model = await startModelEndpoint()
+    try {
+      const ran = await runCli(claude(), ['-p', 'hi', '--output-format', 'stream-json', '--verbose'], {...env, ANTHROPIC_API_KEY: 'sk-ant-offline', ANTHROPIC_BASE_URL: model.url}, project)
+      const init = ran.stdout.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as {skills?: string[]; subtype?: string}).find((event) => event.subtype === 'init')
+      expect(init?.skills).toContain('taskbox')
+      // What the model reads up front is the frontmatter's description; the rest waits until the skill is used.
+      expect(sentText(model)).toContain('- taskbox: A small task tracker that keeps its tasks in the directory you run it in')
+    } finally {
+      await model.close()
+    }
+  })
+
   it('reads a command reference through its MCP resource tool', async () => {
     // Claude Code defers MCP tools behind its tool search: the scripted model loads the resource reader, then calls it.
     const {sent} = await turn('Read the reference of tasks add.', [
@@ -149,6 +164,21 @@ function appServer(env: Record<string, string>, cwd: string) {
 }
 
 describe('Codex', () => {
+  it('lists the skill mcp skill --client codex --write installs', async () => {
+    const {env, project} = scratch()
+    const codexEnv = {...env, CODEX_HOME: join(env.HOME, '.codex')}
+    expect((await runCli(process.execPath, [TASKBOX, 'mcp', 'skill', '--client', 'codex', '--write'], codexEnv, project)).code).toBe(0)
+    const codex = appServer(codexEnv, project)
+    try {
+      await codex.request('initialize', {clientInfo: {name: 'oclif-plugin-mcp-tests', version: '1'}})
+      const listed = JSON.stringify((await codex.request('skills/list', {cwds: [project]})).result)
+      expect(listed).toContain('"name":"taskbox"')
+      expect(listed).toContain('A small task tracker')
+    } finally {
+      codex.close()
+    }
+  })
+
   it('hands a server only the variables mcp config --env names', async () => {
     const {env, project} = scratch()
     const codexEnv = {...env, CODEX_HOME: join(env.HOME, '.codex'), [PASSED]: 'k-123'}
@@ -258,6 +288,22 @@ describe('Gemini CLI', () => {
     }
 
     expect(seen).toEqual({passed: true, plain: false})
+  })
+
+  it('offers the model the skill mcp skill --client gemini --write installs', async () => {
+    const {env, project} = await geminiProject()
+    expect((await runCli(process.execPath, [TASKBOX, 'mcp', 'skill', '--client', 'gemini', '--write'], env, project)).code).toBe(0)
+    const model = await startModelEndpoint()
+    try {
+      // Headless, Gemini CLI offers only tools that need no confirmation, activate_skill not among them: yolo offers it.
+      const ran = await runCli(gemini(), ['-p', 'hi', '-o', 'json', '--approval-mode', 'yolo'], {...env, GEMINI_API_KEY: 'offline', GOOGLE_GEMINI_BASE_URL: model.url}, project)
+      expect(ran.code).toBe(0)
+      // Gemini's activate_skill tool names the skills it found, and the model is told each one's description.
+      expect(sentText(model)).toMatch(/Available: [^)]*'taskbox'/)
+      expect(sentText(model)).toContain('A small task tracker that keeps its tasks in the directory you run it in')
+    } finally {
+      await model.close()
+    }
   })
 
   it('offers an author prompt as a slash command, expanded by prompts/get with its named arguments', async () => {

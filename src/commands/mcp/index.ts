@@ -6,6 +6,7 @@ const COMMANDS: [name: string, summary: string][] = [
   ['stdio', 'serve the commands as MCP tools on stdin/stdout (what Claude Code, Cursor and VS Code launch)'],
   ['serve', 'serve them over Streamable HTTP on POST /mcp'],
   ['config', 'print (or write) what an MCP client needs to launch the server'],
+  ['skill', "write an Agent Skill for this CLI: how to use it from a shell, from the CLI's own metadata"],
   ['tools', 'show what a server would expose'],
   ['call', 'call one tool and print its result'],
 ]

@@ -1,0 +1,161 @@
+import type {Config} from '@oclif/core'
+
+import type {CommandTool} from '../tools/catalog/registry.js'
+import type {Projection} from '../tools/exposure/projection.js'
+
+import {commandDetails} from '../tools/builtins/describe-command.js'
+
+// An Agent Skill generated from the CLI's own metadata: SKILL.md (when to use the CLI, and how to run it safely from a
+// shell) and one reference file per topic, covering exactly the commands inside the server's boundary (the same
+// projection the server serves: hidden, self-management and excluded commands never appear; with --read-only only
+// the read-only ones). Agents that read skills load SKILL.md's frontmatter up front and the rest only when needed.
+
+/** The frontmatter limits of the Agent Skills format. */
+export const SKILL_NAME_MAX = 64
+export const SKILL_DESCRIPTION_MAX = 1024
+
+export interface SkillFile {
+  /** Relative to the skill's folder, `/`-separated. */
+  path: string
+  text: string
+}
+
+export interface AgentSkill {
+  description: string
+  files: SkillFile[]
+  name: string
+}
+
+/** A skill name as the format allows it: lowercase letters, digits and single hyphens, at most 64 characters. */
+export function skillName(bin: string): string {
+  const name = bin
+    .toLowerCase()
+    .replaceAll(/[^a-z0-9]+/g, '-')
+    .replaceAll(/^-+|-+$/g, '')
+    .slice(0, SKILL_NAME_MAX)
+    .replace(/-+$/, '')
+  return name || 'cli'
+}
+
+/** Cuts text to `max` characters at a word boundary, with an ellipsis when cut. */
+function clip(text: string, max: number): string {
+  if (text.length <= max) return text
+  const cut = text.slice(0, max - 1)
+  return `${cut.slice(0, Math.max(cut.lastIndexOf(' '), max / 2)).replace(/[\s,;:]+$/, '')}…`
+}
+
+/** The topic a command belongs to: its first word (a command without one is in "top-level"). */
+function topicOf(tool: CommandTool): string {
+  const [first, ...rest] = tool.id.split(':')
+  return rest.length > 0 ? first : 'top-level'
+}
+
+/** A file name for a topic: what it is, made safe (and unique among the others). */
+function fileNames(topics: readonly string[]): Map<string, string> {
+  const used = new Set<string>()
+  const names = new Map<string, string>()
+  for (const topic of topics) {
+    const base = topic.toLowerCase().replaceAll(/[^a-z0-9_.-]+/g, '-').replace(/^[.-]+/, '') || 'topic'
+    let name = base
+    for (let n = 2; used.has(name); n++) name = `${base}-${n}`
+    used.add(name)
+    names.set(topic, `references/${name}.md`)
+  }
+
+  return names
+}
+
+const bullet = (items: string[]) => items.map((item) => `- ${item}`).join('\n')
+
+/** Commands named per topic in SKILL.md (the rest are in the topic's file): SKILL.md stays short on large CLIs. */
+const TOPIC_NAMES_SHOWN = 8
+
+/** How running one command stands: what it may do, as the server labels it. */
+function label(tool: CommandTool): string {
+  if (tool.hints.destructiveHint) return 'destructive: ask the person first'
+  if (!tool.hints.readOnlyHint) return 'may change things'
+  return 'read-only'
+}
+
+/** One command's section of a topic file: what `<bin> <id> --help` says, and how it stands. */
+function commandSection(tool: CommandTool, config: Config, projection: Projection): string {
+  const d = commandDetails(tool, config, projection)
+  const words = `${config.bin} ${d.id}`
+  const usage = d.usage.length > 0 ? d.usage.map((u) => `${config.bin} ${u}`) : [`${words}${d.args.map((a) => ` ${a.required ? a.name.toUpperCase() : `[${a.name.toUpperCase()}]`}`).join('')}${d.flags.length > 0 ? ' [FLAGS]' : ''}`]
+  const flag = (f: (typeof d.flags)[number]) => {
+    const value = f.type === 'option' ? ` <${f.options ? f.options.join('|') : 'value'}>` : ''
+    const facts = [f.required ? 'required' : '', 'default' in f ? `default ${JSON.stringify(f.default)}` : '', f.multiple ? 'repeatable' : '', f.env ? `or $${f.env}` : ''].filter(Boolean)
+    return `\`--${f.name}${value}\`${f.char ? ` (\`-${f.char}\`)` : ''}${f.description ? ` ${f.description.split('\n')[0]}` : ''}${facts.length > 0 ? ` (${facts.join('; ')})` : ''}`
+  }
+
+  const parts = [`## \`${words}\``, `${d.summary || d.description.split('\n')[0] || ''} *(${label(tool)}${d.jsonOutput ? '; `--json`' : ''})*`.trim()]
+  if (d.description && d.description !== d.summary) parts.push(d.description)
+  parts.push(['```sh', ...usage, '```'].join('\n'))
+  if (d.args.length > 0) parts.push(`Arguments:\n${bullet(d.args.map((a) => `\`${a.name}\`${a.required ? ' (required)' : ''}${a.description ? ` ${a.description}` : ''}${a.options ? ` One of: ${a.options.join(', ')}.` : ''}`))}`)
+  if (d.flags.length > 0) parts.push(`Flags:\n${bullet(d.flags.map((f) => flag(f)))}`)
+  if (tool.withheldFlags.length > 0) {
+    parts.push(`Not read-only with: ${tool.withheldFlags.map((w) => `\`--${w.name}\``).join(', ')} (the server leaves these out; run them only when the person asks).`)
+  }
+
+  if (d.examples.length > 0) parts.push(['Examples:', '```sh', ...d.examples, '```'].join('\n'))
+  return parts.join('\n\n')
+}
+
+/**
+ * The skill for the commands inside `projection`'s boundary. Every such command is in exactly one reference file
+ * (its topic's), in id order; SKILL.md names each topic's file and the destructive commands.
+ */
+export function agentSkill(config: Config, projection: Projection): AgentSkill {
+  const tools = [...projection.executable.values()].sort((a, b) => (a.id < b.id ? -1 : 1))
+  const byTopic = new Map<string, CommandTool[]>()
+  for (const tool of tools) byTopic.set(topicOf(tool), [...(byTopic.get(topicOf(tool)) ?? []), tool])
+  const topics = [...byTopic.keys()].sort((a, b) => (a === 'top-level' ? -1 : b === 'top-level' ? 1 : a < b ? -1 : 1))
+  const files = fileNames(topics)
+  const {bin} = config
+  const what = (config.pjson as {description?: string}).description?.trim().replace(/\.$/, '')
+  const readOnly = projection.readOnly
+  const destructive = tools.filter((t) => t.hints.destructiveHint)
+
+  const name = skillName(bin)
+  const topicList = topics.filter((t) => t !== 'top-level')
+  const description = clip(
+    [
+      `${what ? `${what}: the` : 'The'} \`${bin}\` command-line tool${readOnly ? ', its read-only commands only' : ''}.`,
+      `Use when the person asks to work with ${bin}${topicList.length > 0 ? ` (${topicList.join(', ')})` : ''}, or to run a ${bin} command: which command does what, its flags, and how to run it without prompts and safely.`,
+    ].join(' '),
+    SKILL_DESCRIPTION_MAX,
+  )
+
+  const jsonCount = tools.filter((t) => t.json).length
+  const body = [
+    `# ${bin}`,
+    `${what ? `${what}.` : ''} ${tools.length} commands in ${topics.length} ${topics.length === 1 ? 'topic' : 'topics'}, each documented in the reference file of its topic (below). \`${bin} <command> --help\` prints the same from the CLI itself (version ${config.version}).`.trim(),
+    '## Running it safely',
+    bullet([
+      `Run commands non-interactively: give every value as a flag or argument. A command that asks a question waits for an answer nobody gives; stop it and pass the answer as a flag instead.`,
+      ...(jsonCount > 0 ? [`Prefer \`--json\` where a command has it (${jsonCount} of ${tools.length} do, marked \`--json\` in the references): its output is meant to be read by a program; the text form may change.`] : []),
+      `Run it in the directory it is about: many commands read the project they are run in.`,
+      readOnly
+        ? `Only the read-only commands are documented here, and only they are to be run: do not run any other ${bin} command, even one you know.`
+        : `Commands marked *may change things* change state (files, accounts, remote services). Say what you are about to run first. Commands marked *destructive* delete or overwrite: show the person the exact command line and run it only once they have said yes.`,
+      `Commands that manage ${bin} itself (installing plugins, updating, shell set-up) are left out on purpose: do not run them.`,
+    ]),
+    ...(destructive.length > 0 && !readOnly
+      ? ['## Destructive commands (ask first)', `${destructive.map((t) => `\`${t.displayId}\``).join(', ')}: run none of these before the person has seen the command line and said yes.`]
+      : []),
+    '## Reference, by topic',
+    bullet(
+      topics.map((topic) => {
+        const all = byTopic.get(topic)!
+        const named = all.slice(0, TOPIC_NAMES_SHOWN).map((t) => `\`${t.displayId}\``)
+        return `[${topic}](${files.get(topic)}) (${all.length}): ${named.join(', ')}${all.length > named.length ? ` and ${all.length - named.length} more` : ''}`
+      }),
+    ),
+  ]
+  const skill = `---\nname: ${name}\ndescription: ${JSON.stringify(description)}\n---\n\n${body.join('\n\n')}\n`
+  const references = topics.map((topic) => ({
+    path: files.get(topic)!,
+    text: `# ${bin}: ${topic === 'top-level' ? 'top-level commands' : `the ${topic} topic`}\n\n${byTopic.get(topic)!.map((tool) => commandSection(tool, config, projection)).join('\n\n')}\n`,
+  }))
+  return {description, files: [{path: 'SKILL.md', text: skill}, ...references], name}
+}
