@@ -1,5 +1,5 @@
 import {homedir} from 'node:os'
-import {isAbsolute, join, resolve} from 'node:path'
+import {posix, win32} from 'node:path'
 
 import type {Launch} from './launch.js'
 
@@ -71,30 +71,43 @@ function entryOf(shape: (launch: Launch, name: string) => Record<string, unknown
 const plainShape = (launch: Launch) => ({command: launch.command, args: launch.args})
 const typedShape = (launch: Launch) => ({type: 'stdio', command: launch.command, args: launch.args})
 
+/** Paths as the place's platform writes them (a Windows place described on another system too). */
+const pathsOf = (place: Place) => (place.platform === 'win32' ? win32 : posix)
+const join = (place: Place, ...parts: string[]) => pathsOf(place).join(...parts)
+
+/**
+ * The key Claude Code keeps a directory's servers under in ~/.claude.json: the absolute path, written with forward
+ * slashes on Windows too (`C:/work/app`), as Claude Code itself writes it.
+ */
+export function claudeProjectKey(place: Place): string {
+  const absolute = pathsOf(place).resolve(place.cwd)
+  return place.platform === 'win32' ? absolute.replaceAll('\\', '/') : absolute
+}
+
 /** Windows' roaming application data folder (`%APPDATA%`). */
-const appData = (place: Place) => place.env.APPDATA || join(place.home, 'AppData', 'Roaming')
+const appData = (place: Place) => place.env.APPDATA || join(place, place.home, 'AppData', 'Roaming')
 /** The XDG configuration folder (`$XDG_CONFIG_HOME`, else ~/.config). */
-const xdgConfig = (place: Place) => place.env.XDG_CONFIG_HOME || join(place.home, '.config')
+const xdgConfig = (place: Place) => place.env.XDG_CONFIG_HOME || join(place, place.home, '.config')
 
 function desktopConfigDir(place: Place): string {
-  if (place.platform === 'darwin') return join(place.home, 'Library', 'Application Support', 'Claude')
-  if (place.platform === 'win32') return join(appData(place), 'Claude')
-  return join(xdgConfig(place), 'Claude')
+  if (place.platform === 'darwin') return join(place, place.home, 'Library', 'Application Support', 'Claude')
+  if (place.platform === 'win32') return join(place, appData(place), 'Claude')
+  return join(place, xdgConfig(place), 'Claude')
 }
 
 /** Zed's config folder: ~/.config/zed on macOS too, %APPDATA%\Zed on Windows, the XDG one (Flatpak's first) on Linux. */
 function zedConfigDir(place: Place): string {
-  if (place.platform === 'win32') return join(appData(place), 'Zed')
-  if (place.platform === 'darwin') return join(place.home, '.config', 'zed')
-  return join(place.env.FLATPAK_XDG_CONFIG_HOME || xdgConfig(place), 'zed')
+  if (place.platform === 'win32') return join(place, appData(place), 'Zed')
+  if (place.platform === 'darwin') return join(place, place.home, '.config', 'zed')
+  return join(place, place.env.FLATPAK_XDG_CONFIG_HOME || xdgConfig(place), 'zed')
 }
 
 /** Goose's config folder: %APPDATA%\Block\goose\config on Windows, the XDG one elsewhere; GOOSE_PATH_ROOT overrides. */
 function gooseConfigDir(place: Place): string {
   const root = place.env.GOOSE_PATH_ROOT
-  if (root && isAbsolute(root)) return join(root, 'config')
-  if (place.platform === 'win32') return join(appData(place), 'Block', 'goose', 'config')
-  return join(xdgConfig(place), 'goose')
+  if (root && pathsOf(place).isAbsolute(root)) return join(place, root, 'config')
+  if (place.platform === 'win32') return join(place, appData(place), 'Block', 'goose', 'config')
+  return join(place, xdgConfig(place), 'goose')
 }
 
 const CANNOT_DESKTOP =
@@ -103,7 +116,7 @@ const CANNOT_ZED = 'Zed expands no variables in settings.json, and what environm
 
 export const CLIENTS: Record<ClientId, ClientSpec> = {
   'claude-code': {
-    configPath: (place) => ((place.scope ?? 'local') === 'project' ? join(place.cwd, '.mcp.json') : join(place.env.CLAUDE_CONFIG_DIR || place.home, '.claude.json')),
+    configPath: (place) => ((place.scope ?? 'local') === 'project' ? join(place, place.cwd, '.mcp.json') : join(place, place.env.CLAUDE_CONFIG_DIR || place.home, '.claude.json')),
     entry: entryOf(typedShape, () => CLIENTS['claude-code'].env),
     // Claude Code passes its whole environment on; naming a variable keeps it passed if that ever narrows.
     env: expanded((name) => `\${${name}}`),
@@ -111,10 +124,10 @@ export const CLIENTS: Record<ClientId, ClientSpec> = {
     id: 'claude-code',
     label: 'Claude Code',
     // What `claude mcp add` writes: a local server under its directory's entry in `projects`, others at the top.
-    serversPath: (place) => ((place.scope ?? 'local') === 'local' ? ['projects', resolve(place.cwd), 'mcpServers'] : ['mcpServers']),
+    serversPath: (place) => ((place.scope ?? 'local') === 'local' ? ['projects', claudeProjectKey(place), 'mcpServers'] : ['mcpServers']),
   },
   'claude-desktop': {
-    configPath: (place) => join(desktopConfigDir(place), 'claude_desktop_config.json'),
+    configPath: (place) => join(place, desktopConfigDir(place), 'claude_desktop_config.json'),
     entry: entryOf(plainShape, () => CLIENTS['claude-desktop'].env),
     env: {cannot: CANNOT_DESKTOP},
     format: 'json',
@@ -123,7 +136,7 @@ export const CLIENTS: Record<ClientId, ClientSpec> = {
     serversPath: () => ['mcpServers'],
   },
   codex: {
-    configPath: (place) => join(place.env.CODEX_HOME || join(place.home, '.codex'), 'config.toml'),
+    configPath: (place) => join(place, place.env.CODEX_HOME || join(place, place.home, '.codex'), 'config.toml'),
     entry: entryOf(plainShape, () => CLIENTS.codex.env),
     // Codex passes only HOME, LANG, PATH, SHELL, TERM and a few more; env_vars names what else it copies.
     env: {keys: (names) => ({env_vars: [...names]})},
@@ -132,7 +145,7 @@ export const CLIENTS: Record<ClientId, ClientSpec> = {
     label: 'Codex',
   },
   cursor: {
-    configPath: (place) => join(place.home, '.cursor', 'mcp.json'),
+    configPath: (place) => join(place, place.home, '.cursor', 'mcp.json'),
     entry: entryOf(plainShape, () => CLIENTS.cursor.env),
     env: expanded((name) => `\${env:${name}}`),
     format: 'json',
@@ -141,7 +154,7 @@ export const CLIENTS: Record<ClientId, ClientSpec> = {
     serversPath: () => ['mcpServers'],
   },
   vscode: {
-    configPath: (place) => join(place.cwd, '.vscode', 'mcp.json'),
+    configPath: (place) => join(place, place.cwd, '.vscode', 'mcp.json'),
     entry: entryOf(typedShape, () => CLIENTS.vscode.env),
     env: expanded((name) => `\${env:${name}}`),
     format: 'json',
@@ -151,7 +164,7 @@ export const CLIENTS: Record<ClientId, ClientSpec> = {
   },
   gemini: {
     // The user's settings: a project's .gemini/settings.json is read only in a folder Gemini CLI trusts.
-    configPath: (place) => join(place.env.GEMINI_CLI_HOME || place.home, '.gemini', 'settings.json'),
+    configPath: (place) => join(place, place.env.GEMINI_CLI_HOME || place.home, '.gemini', 'settings.json'),
     entry: entryOf(plainShape, () => CLIENTS.gemini.env),
     // Gemini CLI drops every variable named like a token, key or secret from a server's environment, unless the
     // entry's env names it; `$NAME` is expanded from Gemini's own environment.
@@ -162,7 +175,7 @@ export const CLIENTS: Record<ClientId, ClientSpec> = {
     serversPath: () => ['mcpServers'],
   },
   windsurf: {
-    configPath: (place) => join(place.home, '.codeium', 'windsurf', 'mcp_config.json'),
+    configPath: (place) => join(place, place.home, '.codeium', 'windsurf', 'mcp_config.json'),
     entry: entryOf(plainShape, () => CLIENTS.windsurf.env),
     env: expanded((name) => `\${env:${name}}`),
     format: 'json',
@@ -171,7 +184,7 @@ export const CLIENTS: Record<ClientId, ClientSpec> = {
     serversPath: () => ['mcpServers'],
   },
   zed: {
-    configPath: (place) => join(zedConfigDir(place), 'settings.json'),
+    configPath: (place) => join(place, zedConfigDir(place), 'settings.json'),
     entry: entryOf((launch) => ({source: 'custom', command: launch.command, args: launch.args}), () => CLIENTS.zed.env),
     env: {cannot: CANNOT_ZED},
     format: 'json',
@@ -180,7 +193,7 @@ export const CLIENTS: Record<ClientId, ClientSpec> = {
     serversPath: () => ['context_servers'],
   },
   goose: {
-    configPath: (place) => join(gooseConfigDir(place), 'config.yaml'),
+    configPath: (place) => join(place, gooseConfigDir(place), 'config.yaml'),
     entry: entryOf(
       (launch, name) => ({enabled: true, type: 'stdio', name, description: `${name} commands as MCP tools`, cmd: launch.command, args: launch.args, timeout: 300}),
       () => CLIENTS.goose.env,

@@ -43,10 +43,10 @@ function liesWithin(dir: string, path: string): boolean {
   return rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel)
 }
 
-function isExecutableFile(file: string): boolean {
+function isExecutableFile(file: string, platform: NodeJS.Platform): boolean {
   try {
     if (!statSync(file).isFile()) return false
-    if (process.platform !== 'win32') accessSync(file, constants.X_OK)
+    if (platform !== 'win32') accessSync(file, constants.X_OK)
     return true
   } catch {
     return false
@@ -54,17 +54,30 @@ function isExecutableFile(file: string): boolean {
 }
 
 /**
+ * The names an executable of `bin` may have in a PATH directory. On Windows only programs a client can start without
+ * a shell: `.exe` and `.com` (a `.cmd` or `.bat` shim needs cmd.exe, which Node refuses to start without a shell since
+ * 20.12.2, and a file without an extension is a shell script Windows cannot run at all).
+ */
+function executableNames(bin: string, platform: NodeJS.Platform, env: NodeJS.ProcessEnv): string[] {
+  if (platform !== 'win32') return [bin]
+  const extensions = (env.PATHEXT ?? '.COM;.EXE;.BAT;.CMD').split(';').map((ext) => ext.toLowerCase())
+  return extensions.filter((ext) => ext === '.exe' || ext === '.com').map((ext) => bin + ext)
+}
+
+/**
  * The CLI's own executable on PATH: a file named like the bin whose real path lies inside the CLI's package
  * (`/usr/local/bin/mycli` → `…/node_modules/mycli/bin/run.js`), so a same-named stranger is never picked.
  */
-export function binOnPath(config: Pick<Config, 'bin' | 'root'>, env: NodeJS.ProcessEnv = process.env): string | undefined {
+export function binOnPath(config: Pick<Config, 'bin' | 'root'>, env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string | undefined {
   const root = realpathSync(config.root)
-  const extensions = process.platform === 'win32' ? ['', ...(env.PATHEXT ?? '.COM;.EXE;.BAT;.CMD').split(';')] : ['']
-  for (const dir of (env.PATH ?? '').split(delimiter)) {
+  const separator = platform === 'win32' ? ';' : delimiter
+  // Windows PATH entries may be quoted ("C:\Program Files\nodejs").
+  for (const entry of (env.PATH ?? env.Path ?? '').split(separator)) {
+    const dir = platform === 'win32' ? entry.replaceAll('"', '') : entry
     if (!dir || !isAbsolute(dir)) continue
-    for (const ext of extensions) {
-      const file = join(dir, config.bin + ext.toLowerCase())
-      if (isExecutableFile(file) && liesWithin(root, realpathSync(file))) return file
+    for (const name of executableNames(config.bin, platform, env)) {
+      const file = join(dir, name)
+      if (isExecutableFile(file, platform) && liesWithin(root, realpathSync(file))) return file
     }
   }
 
@@ -107,8 +120,8 @@ function nodeOptionsOf(file: string): string[] | undefined {
  * How to start this CLI from an MCP client, as absolute paths resolved now. The CLI's executable on PATH is
  * preferred (it survives upgrades that move files inside the package), else the package's bin script.
  */
-export function resolveLaunch(config: Config, options: StdioOptions, env: NodeJS.ProcessEnv = process.env): Launch {
-  const executable = binOnPath(config, env) ?? hostBinScript(config)
+export function resolveLaunch(config: Config, options: StdioOptions, env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): Launch {
+  const executable = binOnPath(config, env, platform) ?? hostBinScript(config)
   const args = stdioArgs(config, options)
   const nodeOptions = nodeOptionsOf(executable)
   return nodeOptions ? {args: [...nodeOptions, executable, ...args], command: process.execPath} : {args, command: executable}

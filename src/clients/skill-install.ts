@@ -1,5 +1,5 @@
 import {lstat, mkdir, readdir, readFile, rename, rm, writeFile} from 'node:fs/promises'
-import {dirname, join, relative, sep} from 'node:path'
+import {dirname, join, posix, relative, sep, win32} from 'node:path'
 
 import type {Place} from './client-specs.js'
 
@@ -22,6 +22,7 @@ export const defaultSkillScope = (client: SkillClient): SkillScope => (client ==
  * `.gemini/skills/<name>/`, read in folders it trusts), Codex the user's `~/.codex/skills/<name>/` (no project ones).
  */
 export function skillDir(client: SkillClient, name: string, place: Place, scope: SkillScope = defaultSkillScope(client)): string {
+  const {join} = place.platform === 'win32' ? win32 : posix
   if (client === 'codex') return join(place.env.CODEX_HOME || join(place.home, '.codex'), 'skills', name)
   if (client === 'gemini') return scope === 'project' ? join(place.cwd, '.gemini', 'skills', name) : join(place.env.GEMINI_CLI_HOME || place.home, '.gemini', 'skills', name)
   return scope === 'project' ? join(place.cwd, '.claude', 'skills', name) : join(place.env.CLAUDE_CONFIG_DIR || join(place.home, '.claude'), 'skills', name)

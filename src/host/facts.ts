@@ -38,3 +38,11 @@ export function uriScheme(bin: string): string {
   const cleaned = bin.toLowerCase().replaceAll(/[^a-z0-9+.-]+/g, '-')
   return /^[a-z]/.test(cleaned) ? cleaned : `cli-${cleaned}`
 }
+
+/**
+ * The signals that ask a server to stop: Ctrl-C and SIGTERM; a closed terminal or console window (SIGHUP); on Windows
+ * also Ctrl-Break (SIGBREAK), and a closed console is SIGHUP there too (SIGTERM never arrives on Windows).
+ */
+export function stopSignals(platform: NodeJS.Platform = process.platform): NodeJS.Signals[] {
+  return ['SIGINT', 'SIGTERM', 'SIGHUP', ...(platform === 'win32' ? (['SIGBREAK'] as const) : [])]
+}

@@ -1,5 +1,5 @@
 import {describe, expect, it} from '@jest/globals'
-import {join} from 'node:path'
+import {win32} from 'node:path'
 
 import {clientSetup} from '../../src/clients/client-setup.js'
 import {claudeAddCommand, CLIENTS, type Place, shellQuote} from '../../src/clients/client-specs.js'
@@ -34,7 +34,7 @@ describe('client config paths', () => {
     ['claude-desktop', place('darwin'), '/home/me/Library/Application Support/Claude/claude_desktop_config.json'],
     ['claude-desktop', place('linux'), '/home/me/.config/Claude/claude_desktop_config.json'],
     ['claude-desktop', place('linux', {XDG_CONFIG_HOME: '/x'}), '/x/Claude/claude_desktop_config.json'],
-    ['claude-desktop', place('win32', {APPDATA: '/roaming'}), join('/roaming', 'Claude', 'claude_desktop_config.json')],
+    ['claude-desktop', place('win32', {APPDATA: '/roaming'}), win32.join('/roaming', 'Claude', 'claude_desktop_config.json')],
     ['gemini', place('linux'), '/home/me/.gemini/settings.json'],
     ['gemini', place('linux', {GEMINI_CLI_HOME: '/g'}), '/g/.gemini/settings.json'],
     ['windsurf', place('darwin'), '/home/me/.codeium/windsurf/mcp_config.json'],
@@ -42,10 +42,10 @@ describe('client config paths', () => {
     ['zed', place('linux', {XDG_CONFIG_HOME: '/x'}), '/x/zed/settings.json'],
     ['zed', place('linux', {FLATPAK_XDG_CONFIG_HOME: '/f', XDG_CONFIG_HOME: '/x'}), '/f/zed/settings.json'],
     ['zed', place('darwin', {XDG_CONFIG_HOME: '/x'}), '/home/me/.config/zed/settings.json'],
-    ['zed', place('win32', {APPDATA: '/roaming'}), join('/roaming', 'Zed', 'settings.json')],
+    ['zed', place('win32', {APPDATA: '/roaming'}), win32.join('/roaming', 'Zed', 'settings.json')],
     ['goose', place('linux'), '/home/me/.config/goose/config.yaml'],
     ['goose', place('darwin', {XDG_CONFIG_HOME: '/x'}), '/x/goose/config.yaml'],
-    ['goose', place('win32', {APPDATA: '/roaming'}), join('/roaming', 'Block', 'goose', 'config', 'config.yaml')],
+    ['goose', place('win32', {APPDATA: '/roaming'}), win32.join('/roaming', 'Block', 'goose', 'config', 'config.yaml')],
     ['goose', place('linux', {GOOSE_PATH_ROOT: '/g'}), '/g/config/config.yaml'],
   ] as const)('%s → %s', (client, where, path) => {
     expect(CLIENTS[client].configPath(where)).toBe(path)

@@ -83,6 +83,22 @@ describe('mcp stdio as a process', () => {
     expect(messages.find((m) => m.id === 3)!.result).not.toHaveProperty('isError')
   })
 
+  it('reads CRLF line ends as Windows pipes write them, and answers without a CR', async () => {
+    const server = start(taskboxEnv(join(space.dir, 'home-crlf')), space.dir)
+    started.push(server.child)
+    const requests = [initialize(1), {jsonrpc: '2.0', method: 'notifications/initialized'}, call(2, 'status', {cwd: project})]
+    server.child.stdin!.end(requests.map((r) => `${JSON.stringify(r)}\r\n`).join(''))
+    const finished = await server.done
+    expect(finished.code).toBe(0)
+    expect(finished.stdout).not.toContain('\r')
+    const messages = finished.stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as {error?: unknown; id: number; result?: {isError?: boolean}})
+    expect(messages.map((m) => [m.id, m.error === undefined])).toEqual([
+      [1, true],
+      [2, true],
+    ])
+    expect(messages[1].result?.isError).toBeFalsy()
+  })
+
   it('serves a 2026-07-28 client that never sends initialize', async () => {
     const server = start(taskboxEnv(join(space.dir, 'home-modern')), space.dir)
     started.push(server.child)

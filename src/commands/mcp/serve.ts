@@ -1,6 +1,7 @@
 import {Flags} from '@oclif/core'
 
 import {HostCommand} from '../../host/command.js'
+import {stopSignals} from '../../host/facts.js'
 import {checkBind} from '../../mcp/http/guards.js'
 import {type OAuthGate, OAuthSetupError, openOAuthGate, resolveOAuth} from '../../mcp/http/oauth.js'
 import {DEFAULT_MAX_CONNECTIONS, serveOnHttp} from '../../mcp/http/serve.js'
@@ -122,8 +123,7 @@ It listens on 127.0.0.1 only, unless --allow-remote is given together with authe
         resolve()
       }
 
-      process.once('SIGINT', stop)
-      process.once('SIGTERM', stop)
+      for (const signal of stopSignals()) process.once(signal, stop)
     })
     return {url: serving.url}
   }

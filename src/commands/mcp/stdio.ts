@@ -1,4 +1,5 @@
 import {HostCommand} from '../../host/command.js'
+import {stopSignals} from '../../host/facts.js'
 import {claimStdout} from '../../host/stdout-guard.cjs'
 import {createServerFactory} from '../../mcp/factory.js'
 import {prepareServerFor} from '../../mcp/lifecycle.js'
@@ -31,8 +32,7 @@ stdout carries protocol messages only: anything else printed by hooks or plugins
       await serving.close()
     }
 
-    process.once('SIGINT', shutdown)
-    process.once('SIGTERM', shutdown)
+    for (const signal of stopSignals()) process.once(signal, shutdown)
     await serving.closed
     await prepared.dispose()
   }

@@ -12,7 +12,7 @@ export class TokenError extends Error {
  * `<BIN>_MCP_TOKEN` variable, which is then removed from this process's environment so nothing started later sees it.
  * Undefined when neither gives one. Throws TokenError with what to do when the file cannot be used.
  */
-export async function readToken(file: string | undefined, variable: string, env: NodeJS.ProcessEnv = process.env): Promise<string | undefined> {
+export async function readToken(file: string | undefined, variable: string, env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): Promise<string | undefined> {
   const fromEnv = env[variable]
   delete env[variable]
   if (file === undefined) return fromEnv || undefined
@@ -24,12 +24,14 @@ export async function readToken(file: string | undefined, variable: string, env:
   }
 
   if (!info.isFile()) throw new TokenError(`The token file ${file} is not a regular file.`)
-  if ((info.mode & 0o077) !== 0) {
+  // Windows has no such mode bits (every file reads as 0o666, or 0o444): its ACLs decide, and are the person's to set.
+  if (platform !== 'win32' && (info.mode & 0o077) !== 0) {
     const mode = (info.mode & 0o777).toString(8).padStart(3, '0')
     throw new TokenError(`The token file ${file} can be read by other users (mode ${mode}); run "chmod 600 ${file}" first.`)
   }
 
-  const token = (await readFile(file, 'utf8')).replace(/\r?\n$/, '')
+  // A byte order mark is what Notepad and PowerShell 5 start a UTF-8 file with: not part of the token.
+  const token = (await readFile(file, 'utf8')).replace(/^\uFEFF/, '').replace(/\r?\n$/, '')
   if (token.trim() === '') throw new TokenError(`The token file ${file} is empty.`)
   if (/[\r\n]/.test(token)) throw new TokenError(`The token file ${file} holds more than one line; put the token alone on one line.`)
   return token

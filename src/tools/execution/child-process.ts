@@ -3,6 +3,8 @@ import type {ResultPromise} from 'execa'
 import {performance} from 'node:perf_hooks'
 import {StringDecoder} from 'node:string_decoder'
 
+import {killTree} from './process-tree.cjs'
+
 // Running one command in a child process (fresh or a warm worker): its process group, output capture with caps,
 // timeout and cancellation by signal, and the outcome. What runs and with which argv is execute-command.ts's business.
 
@@ -55,26 +57,25 @@ const PIPE_DRAIN_MS = 1000
 
 /**
  * How every command process starts, cold or prewarmed (worker-pool.ts): its own process group (so a timeout kills
- * what it started too), streamed output, closed stdin, exactly the environment given, killed if we exit.
+ * what it started too), streamed output, closed stdin, exactly the environment given, killed if we exit. On Windows
+ * not detached: there that means a console of its own (a window per command), and a child that is not detached is
+ * ended by the system when the server's process goes, however it goes; no window is shown either way.
  */
 export const CHILD_OPTIONS = {
   buffer: false,
   cleanup: true,
-  detached: true,
+  detached: process.platform !== 'win32',
   extendEnv: false,
   reject: false,
   stderr: 'pipe',
   stdin: 'ignore',
   stdout: 'pipe',
+  windowsHide: true,
 } as const
 
-/** Signals a command's whole process group (it runs detached, as the group's leader). */
+/** Ends a command and what it started (its process group on POSIX, its process tree on Windows: process-tree.cts). */
 export function killGroup(pid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pid, signal)
-  } catch {
-    // The group is already gone.
-  }
+  killTree(pid, signal)
 }
 
 /** The process groups of the commands one server runs now, so that its shutdown can end them all. */

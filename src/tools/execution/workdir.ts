@@ -1,16 +1,32 @@
+import {realpath as realpathJs} from 'node:fs'
 import {mkdtemp, realpath, rm, stat} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
-import {isAbsolute, join} from 'node:path'
+import {join, posix} from 'node:path'
+import {promisify} from 'node:util'
 
 export type WorkdirCheck = {dir: string; ok: true} | {message: string; ok: false}
 
+/**
+ * Why a `cwd` cannot be used as a path on this platform, or undefined. POSIX: it must be absolute. Windows: a drive
+ * letter and a root (`C:\work`); not `\work` or `C:work` (the server's current drive or directory would decide), and
+ * not a network share or device path (`\\server\share`, `\\?\…`): looking one up would make Windows sign in to that
+ * machine with the person's credentials.
+ */
+export function workdirPathProblem(path: string, platform: NodeJS.Platform = process.platform): string | undefined {
+  if (platform !== 'win32') return posix.isAbsolute(path) ? undefined : `cwd must be an absolute path; got "${path}".`
+  if (/^[\\/]{2}/.test(path)) return `cwd "${path}" is a network share or device path, which is not accepted: use a folder on a drive (C:\\…).`
+  return /^[A-Za-z]:[\\/]/.test(path) ? undefined : `cwd must be an absolute path with its drive letter (C:\\…); got "${path}".`
+}
+
 /** A `cwd` from a client: it must be an absolute path of a directory that exists. */
 export async function checkWorkdir(path: string): Promise<WorkdirCheck> {
-  if (!isAbsolute(path)) return {message: `cwd must be an absolute path; got "${path}".`, ok: false}
+  const problem = workdirPathProblem(path)
+  if (problem) return {message: problem, ok: false}
   try {
     const info = await stat(path)
     if (!info.isDirectory()) return {message: `cwd "${path}" is not a directory.`, ok: false}
-    return {dir: await realpath(path), ok: true}
+    // On Windows the native realpath turns a mapped drive into the share behind it, where commands cannot run.
+    return {dir: process.platform === 'win32' ? await promisify(realpathJs)(path) : await realpath(path), ok: true}
   } catch {
     return {message: `cwd "${path}" does not exist.`, ok: false}
   }

@@ -104,7 +104,8 @@ async function run(call: Call): Promise<void> {
   process.argv = [process.execPath, bin, ...call.argv]
   // What `ps` shows: the command this process now runs, as a cold run's command line would read (Linux truncates
   // it to the length of the worker's own command line).
-  process.title = process.argv.join(' ')
+  // Where the command line is what `ps` shows; on Windows the title is the console window's, not ours to change.
+  if (process.platform !== 'win32') process.title = process.argv.join(' ')
   // As Node runs a script named on its command line: a CommonJS bin becomes `require.main` (bins that call `run()`
   // with no arguments find the CLI's root from it), an ES module one is loaded as the entry point.
   runMain(bin)
