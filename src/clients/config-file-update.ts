@@ -31,8 +31,8 @@ export interface WriteOutcome {
   status: MergeResult['status']
 }
 
-/** `20250102T030405Z`: sorts by time, safe in every file system. */
-function stamp(date: Date): string {
+/** `20250102T030405Z`: sorts by time, safe in every file system (backups are named with it). */
+export function stamp(date: Date): string {
   return date.toISOString().replaceAll(/[-:]|\.\d+/g, '')
 }
 

@@ -3,7 +3,7 @@ import {dirname, join, posix, relative, sep, win32} from 'node:path'
 
 import type {Place} from './client-specs.js'
 
-import {ClientConfigError} from './config-file-update.js'
+import {ClientConfigError, stamp} from './config-file-update.js'
 
 // Installing an Agent Skill for a client: the folder its agent reads skills from, and writing the skill's files
 // there as a whole (a previous version moved aside as a backup, never mixed with the new one).
@@ -45,9 +45,6 @@ async function readTree(dir: string): Promise<Map<string, string> | undefined> {
   return files
 }
 
-/** `20250102T030405Z`: sorts by time, safe in every file system. */
-const stamp = () => new Date().toISOString().replaceAll(/[-:]|\.\d+/g, '')
-
 export interface SkillWrite {
   /** Where the previous version was moved; null when there was none or nothing changed. */
   backup: null | string
@@ -83,7 +80,7 @@ export async function writeSkill(dir: string, files: readonly {path: string; tex
 
   let backup: null | string = null
   if (info) {
-    const base = `${dir}.${stamp()}`
+    const base = `${dir}.${stamp(new Date())}`
     for (let n = 1; backup === null; n++) {
       const candidate = n === 1 ? `${base}.bak` : `${base}-${n}.bak`
       if (!(await lstat(candidate).catch(() => undefined))) backup = candidate
