@@ -13,6 +13,7 @@ import {skillDir} from '../src/clients/skill-install.js'
 import {stopSignals} from '../src/host/facts.js'
 import {readToken} from '../src/mcp/http/token.js'
 import {terminalDevices} from '../src/mcp/terminal-ask.js'
+import {childEnv} from '../src/tools/execution/child-env.js'
 import {killTree, parentGone, taskkillPath} from '../src/tools/execution/process-tree.cjs'
 import {workdirPathProblem} from '../src/tools/execution/workdir.js'
 import {scratch} from './helpers/taskbox.js'
@@ -151,5 +152,22 @@ describe('the terminal and the signals', () => {
   it('stops on Ctrl-Break and a closed console on Windows too', () => {
     expect(stopSignals('win32')).toEqual(['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK'])
     expect(stopSignals('linux')).toEqual(['SIGINT', 'SIGTERM', 'SIGHUP'])
+  })
+})
+
+describe("the plugin's own variables on Windows", () => {
+  it('are kept from commands whatever the case of their names, as Windows reads them', () => {
+    const config = {scopedEnvVarKey: (key: string) => `TASKBOX_${key}`} as Parameters<typeof childEnv>[0]
+    const saved = {...process.env}
+    try {
+      Object.assign(process.env, {TASKBOX_MCP_TOKEN: 'a', taskbox_mcp_state: 'b', Taskbox_Other: 'c'})
+      const win = childEnv(config, {}, 'win32')
+      expect(Object.keys(win).filter((name) => /^taskbox_mcp_/i.test(name))).toEqual([])
+      expect(win.Taskbox_Other).toBe('c')
+      expect(childEnv(config, {}, 'linux').taskbox_mcp_state).toBe('b')
+    } finally {
+      for (const name of ['TASKBOX_MCP_TOKEN', 'taskbox_mcp_state', 'Taskbox_Other']) delete process.env[name]
+      Object.assign(process.env, saved)
+    }
   })
 })

@@ -17,9 +17,11 @@ export const SERVER_PID_VARIABLE = 'OCLIF_MCP_SERVER_PID'
  * the bearer token among them), without colour, with quiet hooks, plus the author's, and the server's pid for the
  * orphan guard.
  */
-export function childEnv(config: Config, extra: Record<string, string>): Record<string, string | undefined> {
+export function childEnv(config: Config, extra: Record<string, string>, platform: NodeJS.Platform = process.platform): Record<string, string | undefined> {
   const own = config.scopedEnvVarKey('MCP_')
-  const env: Record<string, string | undefined> = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith(own)))
+  // Windows reads variable names without regard to case: `taskbox_mcp_token` is TASKBOX_MCP_TOKEN there.
+  const ours = platform === 'win32' ? (name: string) => name.toUpperCase().startsWith(own.toUpperCase()) : (name: string) => name.startsWith(own)
+  const env: Record<string, string | undefined> = Object.fromEntries(Object.entries(process.env).filter(([name]) => !ours(name)))
   delete env.FORCE_COLOR
   for (const key of QUIET_KEYS) env[config.scopedEnvVarKey(key)] = 'true'
   // OCLIF_DISABLE_LINKED_ESM_WARNING: a `plugins link`ed ES module plugin would otherwise warn on every call.
