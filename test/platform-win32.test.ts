@@ -151,7 +151,7 @@ describe('the terminal and the signals', () => {
 
   it('stops on Ctrl-Break and a closed console on Windows too', () => {
     expect(stopSignals('win32')).toEqual(['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK'])
-    expect(stopSignals('linux')).toEqual(['SIGINT', 'SIGTERM', 'SIGHUP'])
+    expect(stopSignals('linux')).toEqual(['SIGINT', 'SIGTERM'])
   })
 })
 

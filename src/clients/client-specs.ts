@@ -220,7 +220,8 @@ export function shellQuote(word: string, platform: NodeJS.Platform = process.pla
 export function claudeAddCommand(name: string, launch: Launch, platform: NodeJS.Platform = process.platform, scope: ClaudeScope = 'local', env: readonly string[] = []): string {
   const scoped = scope === 'local' ? [] : ['--scope', scope]
   const passed = env.flatMap((variable) => ['-e', `${variable}=\${${variable}}`])
-  return ['claude', 'mcp', 'add', ...scoped, ...passed, name, '--', launch.command, ...launch.args].map((w) => shellQuote(w, platform)).join(' ')
+  // The name before -e: claude's -e takes every value up to `--`, and would take the name as one.
+  return ['claude', 'mcp', 'add', ...scoped, name, ...passed, '--', launch.command, ...launch.args].map((w) => shellQuote(w, platform)).join(' ')
 }
 
 /** What a person pastes into the client's config file: the entry inside its enclosing object, or the TOML table. */

@@ -38,7 +38,8 @@ async function readTree(dir: string): Promise<Map<string, string> | undefined> {
   const files = new Map<string, string>()
   for (const entry of entries) {
     if (!entry.isFile()) continue
-    const path = join(entry.parentPath, entry.name)
+    // parentPath from Node 20.12 on; `path` before it.
+    const path = join((entry as {parentPath?: string}).parentPath ?? (entry as unknown as {path: string}).path, entry.name)
     files.set(relative(dir, path).split(sep).join('/'), await readFile(path, 'utf8'))
   }
 
@@ -52,9 +53,14 @@ export interface SkillWrite {
   status: 'added' | 'unchanged' | 'updated'
 }
 
+/** What a backup's SKILL.md is renamed to: agents find skills by their SKILL.md, and must not load an old version. */
+export const RETIRED_SKILL_FILE = 'SKILL.md.bak'
+
 /**
  * Writes the skill's files as the whole of `dir`: written into a new folder beside it first, then put in its place,
- * the previous folder (when it differs) kept as `<dir>.<time>.bak`. A path that is not a folder is refused untouched.
+ * the previous folder (when it differs) kept as `<dir>.<time>.bak` with its SKILL.md renamed (so no agent loads it).
+ * Refused untouched: a path that is not a folder, and a folder with files but no SKILL.md (not a skill: `--dir` given
+ * the skills folder itself, or a project).
  */
 export async function writeSkill(dir: string, files: readonly {path: string; text: string}[]): Promise<SkillWrite> {
   const info = await lstat(dir).catch((error: NodeJS.ErrnoException) => {
@@ -63,6 +69,10 @@ export async function writeSkill(dir: string, files: readonly {path: string; tex
   })
   if (info && !info.isDirectory()) throw new ClientConfigError('UNSAFE_CLIENT_CONFIG', `${dir} is ${info.isSymbolicLink() ? 'a symbolic link' : 'not a folder'}; move it away first`)
   const before = info ? await readTree(dir) : undefined
+  if (before && before.size > 0 && !before.has('SKILL.md')) {
+    throw new ClientConfigError('UNSAFE_CLIENT_CONFIG', `${dir} holds files but no SKILL.md, so it is not a skill's folder; name the skill's own folder (it is replaced as a whole)`)
+  }
+
   if (before && before.size === files.length && files.every((file) => before.get(file.path) === file.text)) return {backup: null, dir, status: 'unchanged'}
 
   const fresh = `${dir}.${process.pid}.tmp`
@@ -91,6 +101,15 @@ export async function writeSkill(dir: string, files: readonly {path: string; tex
     await mkdir(dirname(dir), {recursive: true})
   }
 
-  await rename(fresh, dir)
+  try {
+    await rename(fresh, dir)
+  } catch (error) {
+    // The old version back in its place, and nothing half-written left.
+    if (backup) await rename(backup, dir).catch(() => {})
+    await rm(fresh, {force: true, recursive: true})
+    throw error
+  }
+
+  if (backup) await rename(join(backup, 'SKILL.md'), join(backup, RETIRED_SKILL_FILE)).catch(() => {})
   return {backup, dir, status: info ? 'updated' : 'added'}
 }

@@ -152,7 +152,8 @@ export function agentSkill(config: Config, projection: Projection): AgentSkill {
       }),
     ),
   ]
-  const skill = `---\nname: ${name}\ndescription: ${JSON.stringify(description)}\n---\n\n${body.join('\n\n')}\n`
+  // Both quoted: a bin named `yes` or `123` would otherwise read as a boolean or a number.
+  const skill = `---\nname: ${JSON.stringify(name)}\ndescription: ${JSON.stringify(description)}\n---\n\n${body.join('\n\n')}\n`
   const references = topics.map((topic) => ({
     path: files.get(topic)!,
     text: `# ${bin}: ${topic === 'top-level' ? 'top-level commands' : `the ${topic} topic`}\n\n${byTopic.get(topic)!.map((tool) => commandSection(tool, config, projection)).join('\n\n')}\n`,

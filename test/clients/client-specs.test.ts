@@ -99,7 +99,7 @@ describe("passing variables of the client's environment on (--env)", () => {
   })
 
   it('writes each form into the snippet and the claude mcp add line', () => {
-    expect(clientSetup('claude-code', 'tb', launch, here, env).addCommand).toBe(`claude mcp add -e 'HEROKU_API_KEY=\${HEROKU_API_KEY}' -e 'HEROKU_ORG=\${HEROKU_ORG}' tb -- /bin/cli x`)
+    expect(clientSetup('claude-code', 'tb', launch, here, env).addCommand).toBe(`claude mcp add tb -e 'HEROKU_API_KEY=\${HEROKU_API_KEY}' -e 'HEROKU_ORG=\${HEROKU_ORG}' -- /bin/cli x`)
     expect(clientSetup('codex', 'tb', launch, here, env).snippet).toBe('[mcp_servers.tb]\ncommand = "/bin/cli"\nargs = ["x"]\nenv_vars = ["HEROKU_API_KEY", "HEROKU_ORG"]')
     expect(clientSetup('goose', 'tb', launch, here, env).snippet).toContain('env_keys:\n      - HEROKU_API_KEY\n      - HEROKU_ORG')
   })

@@ -66,6 +66,17 @@ describe('Claude Code', () => {
     expect(got.stdout).toMatch(new RegExp(`Environment:[\\s\\S]*${PASSED}=`))
   })
 
+  it('takes the claude mcp add line mcp config prints with --env, as a shell runs it', async () => {
+    const {env, project} = scratch()
+    const printed = await runCli(process.execPath, [TASKBOX, 'mcp', 'config', '--client', 'claude-code', '--env', PASSED, '--name', 'tb-added', '--json'], env, project)
+    const {addCommand} = (JSON.parse(printed.stdout) as {clients: {addCommand: string}[]}).clients[0]
+    const added = await runCli('/bin/sh', ['-c', addCommand], {...env, PATH: `${join(installDir('claude-code'), 'node_modules/.bin')}:${env.PATH}`}, project)
+    expect([added.code, added.stdout]).toEqual([0, expect.stringContaining('Added stdio MCP server tb-added')])
+    const got = await runCli(claude(), ['mcp', 'get', 'tb-added'], {...env, [PASSED]: 'k-123'}, project)
+    expect(got.stdout).toMatch(/Status: ✔ Connected/)
+    expect(got.stdout).toMatch(new RegExp(`Environment:[\\s\\S]*${PASSED}=`))
+  })
+
   /** One headless turn of Claude Code in a project where `mcp config --client claude-code --write` registered taskbox. */
   async function turn(prompt: string, script: ScriptedCall[] = [], extra: string[] = []) {
     const {env, project} = scratch()

@@ -6,6 +6,7 @@ import {Client, StreamableHTTPClientTransport} from '@modelcontextprotocol/clien
 import {afterAll, beforeAll, describe, expect, it} from '@jest/globals'
 import {base64url, SignJWT} from 'jose'
 import {writeFileSync} from 'node:fs'
+import {request} from 'node:http'
 import {join} from 'node:path'
 import {setTimeout as sleep} from 'node:timers/promises'
 
@@ -60,6 +61,24 @@ describe('mcp serve --auth-issuer: who gets in', () => {
     expect(response.status).toBe(200)
     expect(await response.json()).toMatchObject({authorization_servers: [issuer.url], resource: AUDIENCE, scopes_supported: ['mcp:read', 'mcp:write']})
     expect(served.stderr()).toContain(`Protected resource metadata: ${METADATA_URL}`)
+  })
+
+  it('answers what a web Request cannot carry on the document paths, and survives it', async () => {
+    const raw = (method: string, path: string) =>
+      new Promise<number>((resolve, reject) => {
+        const url = new URL(served.base)
+        const req = request({host: url.hostname, method, path, port: url.port}, (res) => {
+          res.resume()
+          resolve(res.statusCode ?? 0)
+        })
+        req.on('error', reject)
+        req.end()
+      })
+    expect(await raw('TRACE', '/.well-known/oauth-protected-resource/mcp')).toBe(400)
+    expect(await raw('POST', '/.well-known/oauth-protected-resource/mcp')).toBe(405)
+    expect(await raw('GET', '/.well-known/nothing-here')).toBe(404)
+    expect(served.child.exitCode).toBeNull()
+    expect((await fetch(`${served.base}/.well-known/oauth-protected-resource/mcp`)).status).toBe(200)
   })
 
   it('answers a request without a token 401, naming the resource metadata and the scopes', async () => {

@@ -151,7 +151,9 @@ function refusal(error: unknown, options: OAuthOptions): OAuthError {
   if (error instanceof errors.JOSEAlgNotAllowed) return new OAuthError(OAuthErrorCode.InvalidToken, `Token algorithm is not allowed (allowed: ${options.algorithms.join(', ')})`)
   if (error instanceof errors.JWKSNoMatchingKey) return new OAuthError(OAuthErrorCode.InvalidToken, "No key of the issuer matches the token's signature")
   if (error instanceof errors.JWSSignatureVerificationFailed) return new OAuthError(OAuthErrorCode.InvalidToken, 'Token signature is not valid')
-  if (error instanceof errors.JWKSTimeout || !(error instanceof errors.JOSEError)) {
+  // The keys could not be fetched or read (a timeout, an HTTP error or a body that is not a key set: jose throws its
+  // base error or JWKSInvalid for those), or something else failed: the server's trouble, not the token's.
+  if (error instanceof errors.JWKSTimeout || error instanceof errors.JWKSInvalid || !(error instanceof errors.JOSEError) || error.constructor === errors.JOSEError) {
     // The issuer's keys could not be read: the server's trouble, not the token's.
     process.stderr.write(`[mcp] cannot check a token against the issuer's keys: ${(error as Error).message}\n`)
     return new OAuthError(OAuthErrorCode.ServerError, "The issuer's keys cannot be read")

@@ -12,14 +12,15 @@ export async function sendWebResponse(res: ServerResponse, response: Response): 
   res.end(body)
 }
 
-/** The request line and headers of a Node request as a web Request, without its body (for GET-only documents). */
+/** The request line and headers of a Node request as a web Request, without its body (for the GET-only documents). */
 export function webRequestOf(req: IncomingMessage): Request {
   const headers = new Headers()
   for (const [name, value] of Object.entries(req.headers)) {
     if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value)
   }
 
-  return new Request(new URL(req.url ?? '/', 'http://localhost'), {headers, method: req.method === 'POST' || req.method === 'PUT' ? 'GET' : req.method})
+  // Throws for what a web Request cannot carry (TRACE, a target that is not a URL): the caller answers it.
+  return new Request(new URL(req.url ?? '/', 'http://localhost'), {headers, method: req.method})
 }
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {

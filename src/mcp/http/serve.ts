@@ -44,6 +44,7 @@ export interface HttpServing {
 const ENDPOINT = '/mcp'
 const MAX_BODY_BYTES = 4 * 1024 * 1024
 const HEALTH = '/healthz'
+const WELL_KNOWN = '/.well-known/'
 export const DEFAULT_MAX_CONNECTIONS = 128
 export const DEFAULT_MAX_PENDING_BODY_BYTES = 32 * 1024 * 1024
 /** A client has this long to send its headers, and this long to send its whole request (body included). */
@@ -139,16 +140,18 @@ export async function serveOnHttp(plan: ServerPlan, options: HttpOptions): Promi
   const timeouts = {connectionsCheckingInterval: 1000, headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS}
   const server = createServer(timeouts, (req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? '/').split('?')[0]
-    const guarded = firstRefusal(checkHost(req.headers.host, hosts), checkOrigin(req.headers.origin, origins))
-    if (guarded) return refuse(res, guarded)
+    const wrongHost = firstRefusal(checkHost(req.headers.host, hosts))
+    if (wrongHost) return refuse(res, wrongHost)
+    // The OAuth documents are public, and browser-based clients read them across origins (the SDK allows any).
+    if (oauth && path.startsWith(WELL_KNOWN)) return serveMetadata(oauth, req, res)
+    const wrongOrigin = firstRefusal(checkOrigin(req.headers.origin, origins))
+    if (wrongOrigin) return refuse(res, wrongOrigin)
 
     if (path === HEALTH) {
       if (req.method !== 'GET' && req.method !== 'HEAD') return sendJson(res, 405, {error: 'Method not allowed'}, {Allow: 'GET'})
       return sendJson(res, 200, health)
     }
 
-    const document = oauth?.metadata(webRequestOf(req))
-    if (document) return void sendWebResponse(res, document)
     if (path !== ENDPOINT) return sendJson(res, 404, {error: `Not found. The MCP endpoint is POST ${ENDPOINT}.`})
     if (!oauth) {
       const unauthorized = firstRefusal(checkBearer(req.headers.authorization, options.token, realm))
@@ -156,9 +159,27 @@ export async function serveOnHttp(plan: ServerPlan, options: HttpOptions): Promi
       return serveMcp(req, res)
     }
 
-    // The body waits, unread, while the token is checked (nothing listens for it yet).
-    void oauth.check(req.headers.authorization).then((checked) => ('refusal' in checked ? sendWebResponse(res, checked.refusal) : serveMcp(req, res, checked.info)))
+    // The body waits, unread, while the token is checked (nothing listens for it yet); a client gone meanwhile is not served.
+    void oauth.check(req.headers.authorization).then((checked) => {
+      if (req.destroyed || res.destroyed) return
+      if ('refusal' in checked) return sendWebResponse(res, checked.refusal)
+      serveMcp(req, res, checked.info)
+    })
   })
+
+  /** A `/.well-known/` request: the OAuth document it names, 405 for a method other than GET, HEAD or OPTIONS, else 404. */
+  function serveMetadata(gate: OAuthGate, req: IncomingMessage, res: ServerResponse): void {
+    let document: Response | undefined
+    try {
+      document = gate.metadata(webRequestOf(req))
+    } catch {
+      // A request line the web Request cannot carry (TRACE, an absolute-form target Node accepted): not a document.
+      return sendJson(res, 400, {error: 'This request cannot be read as a request for a document.'})
+    }
+
+    if (!document) return sendJson(res, 404, {error: `Not found. The MCP endpoint is POST ${ENDPOINT}.`})
+    void sendWebResponse(res, document)
+  }
 
   function serveMcp(req: IncomingMessage, res: ServerResponse, auth?: AuthInfo): void {
     if (req.method !== 'POST') {

@@ -3,10 +3,28 @@ import * as z from 'zod'
 import type {CallEnvironment} from '../execution/call-environment.js'
 
 import {jobFacts, jobView, parseCursor} from '../execution/job-view.js'
-import type {Lookup} from '../execution/jobs.js'
+import type {Job, Lookup} from '../execution/jobs.js'
+import type {CallContext} from '../execution/pipeline.js'
 import {resultRoom} from '../execution/pipeline.js'
 import {errorResult} from '../execution/tool-result.js'
+import {findExecutable} from '../exposure/projection.js'
 import {type BuiltinTool, builtinTool, jsonResult} from './builtin-tool.js'
+
+/**
+ * Whether a caller may follow and cancel a job: one that may only read (an OAuth read scope) sees only jobs of
+ * read-only commands, as if the others did not exist; everyone else every job of theirs.
+ */
+function followable(call: CallEnvironment, context: CallContext): (job: Job) => boolean {
+  return (job) => !context.readOnly || findExecutable(call.boundary, job.command)?.hints.readOnlyHint === true
+}
+
+/** The job of `id` for this caller, or why there is none (another person's, or one it may not follow, is unknown). */
+async function lookupFor(call: CallEnvironment, context: CallContext, id: string): Promise<Lookup> {
+  const found = await call.jobs.lookup(id, context.principal)
+  const visible = followable(call, context)
+  if ('missing' in found || visible(found.job)) return found
+  return call.jobs.notFound(id, context.principal, visible)
+}
 
 /** The longest a job_status call waits: below the 60 s after which hosts drop a call. */
 export const MAX_WAIT_SECONDS = 50
@@ -22,12 +40,12 @@ export function jobStatusTool(call: CallEnvironment): BuiltinTool {
     description: `A call still running after its foreground time answers with a job id: this gives the job's status and output (cursor: only what is new; wait: up to ${MAX_WAIT_SECONDS} s for the end), then the command's result. Without job: recent jobs.`,
     async handler(input, context) {
       if (input.job === undefined) {
-        const jobs = call.jobs.list(context.principal).map((job) => jobFacts(job))
+        const jobs = call.jobs.list(context.principal).filter(followable(call, context)).map((job) => jobFacts(job))
         const running = jobs.filter((job) => job.status === 'working').length
         return jsonResult(jobs.length === 0 ? 'No jobs in this server.' : `${jobs.length} jobs, ${running} running (newest first).`, {jobs})
       }
 
-      const found = await call.jobs.lookup(String(input.job), context.principal)
+      const found = await lookupFor(call, context, String(input.job))
       if ('missing' in found) return found.missing
       const since = parseCursor(input.cursor as string | undefined)
       if (!since) return errorResult(`Invalid cursor "${String(input.cursor)}": pass the cursor of an earlier job_status answer ("<stdout offset>.<stderr offset>"), or none for all the output.`)
@@ -63,7 +81,7 @@ export function cancelJobTool(call: CallEnvironment): BuiltinTool {
   return builtinTool({
     description: 'Stop a running job and every process it started; work begun may be left half done.',
     async handler(input, context) {
-      const found = await call.jobs.lookup(String(input.job), context.principal)
+      const found = await lookupFor(call, context, String(input.job))
       if ('missing' in found) return found.missing
       let stopped: Awaited<ReturnType<typeof call.jobs.cancel>>
       try {

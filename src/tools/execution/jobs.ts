@@ -131,10 +131,15 @@ export class JobTable {
       }
     }
 
-    const known = this.list(principal).slice(0, 5).map((j) => j.id)
+    return this.notFound(id, principal)
+  }
+
+  /** The answer for a job `principal` cannot see: the same, whether it never existed or is someone else's. */
+  notFound(id: string, principal?: string, followable: (job: Job) => boolean = () => true): Extract<Lookup, {missing: CallToolResult}> {
+    const known = this.list(principal).filter(followable).slice(0, 5).map((j) => j.id)
     const where = this.shared ? `in this server or in ${this.shared.store.shown}` : 'in this server'
     const text = `No job "${id}" ${where}: it never existed, finished more than ${JOB_RETENTION_MS / 60_000} minutes ago, or ran in a server process that has since stopped (jobs do not outlive their server).${known.length > 0 ? ` Recent jobs: ${known.join(', ')}.` : ''}`
-    return missing(text, 'UNKNOWN_JOB', id)
+    return missing(text, 'UNKNOWN_JOB', id) as Extract<Lookup, {missing: CallToolResult}>
   }
 
   /** Takes over a running command as a job; its output is kept (live) under the job's id. */

@@ -185,7 +185,7 @@ export function project(registry: Registry, settings: Settings, reservedBytes = 
 }
 
 /** A command inside the capability boundary, by id (`apps:create` or `apps create`) or tool name. */
-export function findExecutable(projection: Projection, name: string): CommandTool | undefined {
+export function findExecutable(projection: Boundary, name: string): CommandTool | undefined {
   const wanted = name.trim()
   const byId = projection.executable.get(wanted.replaceAll(/\s+/g, ':'))
   if (byId) return byId

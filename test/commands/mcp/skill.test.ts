@@ -89,7 +89,7 @@ describe('mcp skill', () => {
   it('without --write prints SKILL.md and where it would go (a project of Claude Code by default), writing nothing', async () => {
     const ran = await run(['skill'])
     expect(ran.code).toBe(0)
-    expect(ran.stdout.startsWith('---\nname: taskbox\n')).toBe(true)
+    expect(ran.stdout.startsWith('---\nname: "taskbox"\n')).toBe(true)
     expect(plain(ran.stderr)).toContain(`for ${join(project, '.claude/skills/taskbox')}`)
     expect(existsSync(join(project, '.claude'))).toBe(false)
   })
@@ -113,9 +113,22 @@ describe('mcp skill', () => {
     const written = (JSON.parse(again.stdout) as {written: {backup: string; status: string}}).written
     expect(written.status).toBe('updated')
     expect(readFileSync(join(written.backup, 'notes.md'), 'utf8')).toBe('my own notes\n')
+    // No agent loads the old version: a skill is found by its SKILL.md.
+    expect(existsSync(join(written.backup, 'SKILL.md'))).toBe(false)
+    expect(existsSync(join(written.backup, 'SKILL.md.bak'))).toBe(true)
     expect(existsSync(join(dir, 'notes.md'))).toBe(false)
     const third = await run(['skill', '--dir', dir, '--write'])
     expect(third.stdout).toContain('Already up to date')
+  })
+
+  it('refuses a folder with files but no SKILL.md (the skills folder itself, a project), touching nothing', async () => {
+    const skills = join(space.dir, 'skills-root')
+    mkdirSync(join(skills, 'other-skill'), {recursive: true})
+    writeFileSync(join(skills, 'other-skill', 'SKILL.md'), '---\nname: other\n---\n')
+    const refused = await run(['skill', '--dir', skills, '--write'])
+    expect(refused.code).toBe(1)
+    expect(plain(refused.stderr)).toContain("not a skill's folder")
+    expect(readdirSync(space.dir).filter((name) => name.startsWith('skills-root'))).toEqual(['skills-root'])
   })
 
   it('refuses a target that is not a folder, and codex with --scope project', async () => {
