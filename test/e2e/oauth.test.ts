@@ -12,7 +12,7 @@ import {setTimeout as sleep} from 'node:timers/promises'
 
 import {startIssuer, type TestIssuer} from '../helpers/issuer.js'
 import {refusedServe, type Served, serveTaskbox} from '../helpers/serve.js'
-import {scratch, taskboxEnv, textOf} from '../helpers/taskbox.js'
+import {FAULTY_BIN, scratch, taskboxEnv, textOf} from '../helpers/taskbox.js'
 
 const AUDIENCE = 'https://taskbox.example/mcp'
 const METADATA_URL = 'https://taskbox.example/.well-known/oauth-protected-resource/mcp'
@@ -299,5 +299,39 @@ describe('mcp serve --auth-issuer: each person keeps their own jobs, outputs and
     expect(replayed(await alice.callTool(call))).toBe(false)
     expect(replayed(await bob.callTool(call))).toBe(false)
     expect(replayed(await alice.callTool(call))).toBe(true)
+  })
+})
+
+describe("mcp serve --auth-issuer: a person's read-only token and their writing jobs", () => {
+  let faulty: Served
+  const clients: Client[] = []
+  beforeAll(async () => {
+    faulty = await serveTaskbox({args: ['--auth-issuer', issuer.url, '--auth-audience', AUDIENCE, '--foreground', '1', '--workers', '0'], bin: FAULTY_BIN, cwd: space.dir, env: taskboxEnv(join(space.dir, 'home-faulty'))})
+  })
+  afterAll(async () => {
+    await Promise.all(clients.map((c) => c.close().catch(() => {})))
+    if (faulty) expect(await faulty.stop()).toBe(0)
+  })
+
+  async function as(scope: string): Promise<Client> {
+    const client = new Client({name: `oauth-carol-${scope}`, version: '1'})
+    await client.connect(new StreamableHTTPClientTransport(new URL(faulty.url), {requestInit: {headers: {Authorization: `Bearer ${await issuer.sign({scope, sub: 'carol'})}`}}}))
+    clients.push(client)
+    return client
+  }
+
+  it('cannot follow or cancel a job of a writing command the same person started with the write scope', async () => {
+    const [writing, reading] = [await as('mcp:write'), await as('mcp:read')]
+    const started = await writing.callTool({arguments: {seconds: 30}, name: 'slow'})
+    const job = (started.structuredContent as {job: {id: string}}).job.id
+    for (const [name, args] of [['job_status', {job}], ['cancel_job', {job}]] as const) {
+      const answer = await reading.callTool({arguments: args, name})
+      expect([name, answer.isError, textOf(answer)]).toEqual([name, true, expect.stringMatching(/^No job/)])
+    }
+
+    expect(textOf(await reading.callTool({arguments: {}, name: 'job_status'}))).toContain('No jobs in this server.')
+    expect(textOf(await writing.callTool({arguments: {}, name: 'job_status'}))).toContain('1 jobs, 1 running')
+    const cancelled = await writing.callTool({arguments: {job}, name: 'cancel_job'})
+    expect((cancelled.structuredContent as {job: {status: string}}).job.status).toBe('cancelled')
   })
 })
