@@ -65,13 +65,15 @@ export async function readDocText(doc: DocFile): Promise<string | undefined> {
   return (await isDocFileOf(doc.root, doc.file)) ? readFile(doc.file, 'utf8') : undefined
 }
 
-async function loadDoc(root: string, prefix: string, file: string): Promise<DocFile | undefined> {
-  if (!(await isDocFileOf(root, file)) || (await stat(file)).size > MAX_DOC_BYTES) return undefined
+async function loadDoc(root: string, prefix: string, file: string): Promise<{doc: DocFile; identity: string} | undefined> {
+  if (!(await isDocFileOf(root, file))) return undefined
+  const info = await stat(file)
+  if (info.size > MAX_DOC_BYTES) return undefined
   const markdown = await readFile(file, 'utf8')
   const sections = splitSections(markdown)
   const path = `${prefix}/${relative(root, file).split(sep).join('/')}`
   const title = sections.find((s) => s.heading)?.heading ?? path
-  return {file, path, root, sections, title, titleTerms: terms(title)}
+  return {doc: {file, path, root, sections, title, titleTerms: terms(title)}, identity: `${info.dev}:${info.ino}`}
 }
 
 /**
@@ -86,11 +88,17 @@ export async function buildDocsIndex(config: Config, extraGlobs: readonly string
   }
 
   const docs = new Map<string, DocFile>()
+  // One file is one doc: on a case-insensitive file system (macOS, Windows) `README.md` and `readme.md` both match it.
+  const seen = new Set<string>()
   const {default: fg} = await import('fast-glob')
   for (const [prefix, {globs, root}] of roots) {
     const files = await fg(globs, {absolute: true, cwd: root, followSymbolicLinks: false, ignore: ['**/node_modules/**'], onlyFiles: true})
     const loaded = await Promise.all(files.sort().map((file) => loadDoc(root, prefix, file).catch(() => undefined)))
-    for (const doc of loaded) if (doc && !docs.has(doc.path)) docs.set(doc.path, doc)
+    for (const found of loaded) {
+      if (!found || docs.has(found.doc.path) || seen.has(found.identity)) continue
+      seen.add(found.identity)
+      docs.set(found.doc.path, found.doc)
+    }
   }
 
   return docs

@@ -1,7 +1,7 @@
 import type {Config} from '@oclif/core'
 
 import {afterAll, beforeAll, describe, expect, it} from '@jest/globals'
-import {mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync} from 'node:fs'
+import {linkSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {dirname, join} from 'node:path'
 
@@ -101,6 +101,15 @@ describe('buildDocsIndex', () => {
     const withExtra = await buildDocsIndex(fakeConfig(), ['src/**/*.md'])
     expect(withExtra.has('acme/src/ignored.md')).toBe(true)
     expect(withExtra.size).toBe(docs.size + 1)
+  })
+
+  it('indexes one file once, under whichever name matched first (README.md and readme.md on a case-insensitive disk)', async () => {
+    // A hard link is how a case-insensitive file system looks from here: two names, one file.
+    const root = join(base, 'one-file')
+    writeTree(root, {'README.md': '# One readme\n'})
+    linkSync(join(root, 'README.md'), join(root, 'readme.md'))
+    const config = {getPluginsList: () => [], name: 'one', root} as unknown as Config
+    expect([...(await buildDocsIndex(config)).keys()]).toEqual(['one/README.md'])
   })
 
   it('splits sections on headings outside code fences only', () => {
