@@ -1,6 +1,6 @@
 import type {Launch} from './launch.js'
 
-import {claudeAddCommand, type ClientId, CLIENTS, configSnippet, type Place} from './client-specs.js'
+import {claudeAddCommand, clientEntry, type ClientId, CLIENTS, configSnippet, type Place} from './client-specs.js'
 import {updateConfigFile, type WriteOutcome} from './config-file-update.js'
 import {mergeJsonServer} from './jsonc-edit.js'
 import {upsertTomlServer} from './toml-edit.js'
@@ -32,7 +32,7 @@ export function clientSetup(id: ClientId, name: string, launch: Launch, place: P
   return {
     ...(id === 'claude-code' ? {addCommand: claudeAddCommand(name, launch, place.platform, place.scope, env)} : {}),
     client: id,
-    entry: client.entry(launch, {env, name}),
+    entry: clientEntry(client, launch, {env, name}),
     label: client.label,
     path: client.configPath(place),
     snippet: configSnippet(client, name, launch, place, env),
@@ -49,6 +49,6 @@ export function writeClientConfig(id: ClientId, name: string, launch: Launch, pa
   return updateConfigFile(path, (text) => {
     if (client.format === 'toml') return upsertTomlServer(text, name, launch, env)
     const merge = client.format === 'yaml' ? mergeYamlServer : mergeJsonServer
-    return merge(text, client.serversPath(place), name, client.entry(launch, {env, name}))
+    return merge(text, client.serversPath(place), name, clientEntry(client, launch, {env, name}))
   })
 }

@@ -45,9 +45,9 @@ export interface EntryOptions {
 
 interface ClientBase {
   configPath(place: Place): string
-  /** The server entry (for TOML, the keys of its table), passing the named variables on as `env` says. */
-  entry(launch: Launch, options: EntryOptions): Record<string, unknown>
   env: EnvPassing
+  /** The client's own keys of a server entry around the launch (clientEntry adds what passes variables on). */
+  shape(launch: Launch, name: string): Record<string, unknown>
   id: ClientId
   label: string
 }
@@ -60,12 +60,9 @@ export type ClientSpec =
 /** An `env` map whose values the client expands from its own environment when it starts the server. */
 const expanded = (reference: (name: string) => string): EnvPassing => ({keys: (names) => ({env: Object.fromEntries(names.map((n) => [n, reference(n)]))})})
 
-/** The entry of a client: its own keys around the launch, then what passes the variables on. */
-function entryOf(shape: (launch: Launch, name: string) => Record<string, unknown>, env: () => EnvPassing): ClientBase['entry'] {
-  return (launch, {env: names = [], name}) => {
-    const passing = env()
-    return {...shape(launch, name), ...(names.length > 0 && 'keys' in passing ? passing.keys(names) : {})}
-  }
+/** A client's server entry (for TOML, the keys of its table): its own keys, then what passes the variables on. */
+export function clientEntry(client: ClientSpec, launch: Launch, {env = [], name}: EntryOptions): Record<string, unknown> {
+  return {...client.shape(launch, name), ...(env.length > 0 && 'keys' in client.env ? client.env.keys(env) : {})}
 }
 
 const plainShape = (launch: Launch) => ({command: launch.command, args: launch.args})
@@ -117,7 +114,7 @@ const CANNOT_ZED = 'Zed expands no variables in settings.json, and what environm
 export const CLIENTS: Record<ClientId, ClientSpec> = {
   'claude-code': {
     configPath: (place) => ((place.scope ?? 'local') === 'project' ? join(place, place.cwd, '.mcp.json') : join(place, place.env.CLAUDE_CONFIG_DIR || place.home, '.claude.json')),
-    entry: entryOf(typedShape, () => CLIENTS['claude-code'].env),
+    shape: typedShape,
     // Claude Code passes its whole environment on; naming a variable keeps it passed if that ever narrows.
     env: expanded((name) => `\${${name}}`),
     format: 'json',
@@ -128,7 +125,7 @@ export const CLIENTS: Record<ClientId, ClientSpec> = {
   },
   'claude-desktop': {
     configPath: (place) => join(place, desktopConfigDir(place), 'claude_desktop_config.json'),
-    entry: entryOf(plainShape, () => CLIENTS['claude-desktop'].env),
+    shape: plainShape,
     env: {cannot: CANNOT_DESKTOP},
     format: 'json',
     id: 'claude-desktop',
@@ -137,7 +134,7 @@ export const CLIENTS: Record<ClientId, ClientSpec> = {
   },
   codex: {
     configPath: (place) => join(place, place.env.CODEX_HOME || join(place, place.home, '.codex'), 'config.toml'),
-    entry: entryOf(plainShape, () => CLIENTS.codex.env),
+    shape: plainShape,
     // Codex passes only HOME, LANG, PATH, SHELL, TERM and a few more; env_vars names what else it copies.
     env: {keys: (names) => ({env_vars: [...names]})},
     format: 'toml',
@@ -146,7 +143,7 @@ export const CLIENTS: Record<ClientId, ClientSpec> = {
   },
   cursor: {
     configPath: (place) => join(place, place.home, '.cursor', 'mcp.json'),
-    entry: entryOf(plainShape, () => CLIENTS.cursor.env),
+    shape: plainShape,
     env: expanded((name) => `\${env:${name}}`),
     format: 'json',
     id: 'cursor',
@@ -155,7 +152,7 @@ export const CLIENTS: Record<ClientId, ClientSpec> = {
   },
   vscode: {
     configPath: (place) => join(place, place.cwd, '.vscode', 'mcp.json'),
-    entry: entryOf(typedShape, () => CLIENTS.vscode.env),
+    shape: typedShape,
     env: expanded((name) => `\${env:${name}}`),
     format: 'json',
     id: 'vscode',
@@ -165,7 +162,7 @@ export const CLIENTS: Record<ClientId, ClientSpec> = {
   gemini: {
     // The user's settings: a project's .gemini/settings.json is read only in a folder Gemini CLI trusts.
     configPath: (place) => join(place, place.env.GEMINI_CLI_HOME || place.home, '.gemini', 'settings.json'),
-    entry: entryOf(plainShape, () => CLIENTS.gemini.env),
+    shape: plainShape,
     // Gemini CLI drops every variable named like a token, key or secret from a server's environment, unless the
     // entry's env names it; `$NAME` is expanded from Gemini's own environment.
     env: expanded((name) => `\${${name}}`),
@@ -176,7 +173,7 @@ export const CLIENTS: Record<ClientId, ClientSpec> = {
   },
   windsurf: {
     configPath: (place) => join(place, place.home, '.codeium', 'windsurf', 'mcp_config.json'),
-    entry: entryOf(plainShape, () => CLIENTS.windsurf.env),
+    shape: plainShape,
     env: expanded((name) => `\${env:${name}}`),
     format: 'json',
     id: 'windsurf',
@@ -185,7 +182,7 @@ export const CLIENTS: Record<ClientId, ClientSpec> = {
   },
   zed: {
     configPath: (place) => join(place, zedConfigDir(place), 'settings.json'),
-    entry: entryOf((launch) => ({source: 'custom', command: launch.command, args: launch.args}), () => CLIENTS.zed.env),
+    shape: (launch) => ({source: 'custom', command: launch.command, args: launch.args}),
     env: {cannot: CANNOT_ZED},
     format: 'json',
     id: 'zed',
@@ -194,10 +191,7 @@ export const CLIENTS: Record<ClientId, ClientSpec> = {
   },
   goose: {
     configPath: (place) => join(place, gooseConfigDir(place), 'config.yaml'),
-    entry: entryOf(
-      (launch, name) => ({enabled: true, type: 'stdio', name, description: `${name} commands as MCP tools`, cmd: launch.command, args: launch.args, timeout: 300}),
-      () => CLIENTS.goose.env,
-    ),
+    shape: (launch, name) => ({enabled: true, type: 'stdio', name, description: `${name} commands as MCP tools`, cmd: launch.command, args: launch.args, timeout: 300}),
     // env_keys: Goose takes each value from its environment (or its secret store).
     env: {keys: (names) => ({env_keys: [...names]})},
     format: 'yaml',
@@ -227,7 +221,7 @@ export function claudeAddCommand(name: string, launch: Launch, platform: NodeJS.
 /** What a person pastes into the client's config file: the entry inside its enclosing object, or the TOML table. */
 export function configSnippet(client: ClientSpec, name: string, launch: Launch, place: Place, env: readonly string[] = []): string {
   if (client.format === 'toml') return tomlTable(name, launch, env).trimEnd()
-  const nested = client.serversPath(place).reduceRight<Record<string, unknown>>((inner, key) => ({[key]: inner}), {[name]: client.entry(launch, {env, name})})
+  const nested = client.serversPath(place).reduceRight<Record<string, unknown>>((inner, key) => ({[key]: inner}), {[name]: clientEntry(client, launch, {env, name})})
   return client.format === 'yaml' ? stringify(nested).trimEnd() : JSON.stringify(nested, null, 2)
 }
 

@@ -3,7 +3,7 @@ import type {Config} from '@oclif/core'
 import type {CommandTool} from '../tools/catalog/registry.js'
 import type {Projection} from '../tools/exposure/projection.js'
 
-import {commandDetails} from '../tools/builtins/describe-command.js'
+import {argLine, bullet, commandDetails, flagLine, usageLines} from '../tools/builtins/describe-command.js'
 
 // An Agent Skill generated from the CLI's own metadata: SKILL.md (when to use the CLI, and how to run it safely from a
 // shell) and one reference file per topic, covering exactly the commands inside the server's boundary (the same
@@ -65,8 +65,6 @@ function fileNames(topics: readonly string[]): Map<string, string> {
   return names
 }
 
-const bullet = (items: string[]) => items.map((item) => `- ${item}`).join('\n')
-
 /** Commands named per topic in SKILL.md (the rest are in the topic's file): SKILL.md stays short on large CLIs. */
 const TOPIC_NAMES_SHOWN = 8
 
@@ -80,19 +78,11 @@ function label(tool: CommandTool): string {
 /** One command's section of a topic file: what `<bin> <id> --help` says, and how it stands. */
 function commandSection(tool: CommandTool, config: Config, projection: Projection): string {
   const d = commandDetails(tool, config, projection)
-  const words = `${config.bin} ${d.id}`
-  const usage = d.usage.length > 0 ? d.usage.map((u) => `${config.bin} ${u}`) : [`${words}${d.args.map((a) => ` ${a.required ? a.name.toUpperCase() : `[${a.name.toUpperCase()}]`}`).join('')}${d.flags.length > 0 ? ' [FLAGS]' : ''}`]
-  const flag = (f: (typeof d.flags)[number]) => {
-    const value = f.type === 'option' ? ` <${f.options ? f.options.join('|') : 'value'}>` : ''
-    const facts = [f.required ? 'required' : '', 'default' in f ? `default ${JSON.stringify(f.default)}` : '', f.multiple ? 'repeatable' : '', f.env ? `or $${f.env}` : ''].filter(Boolean)
-    return `\`--${f.name}${value}\`${f.char ? ` (\`-${f.char}\`)` : ''}${f.description ? ` ${f.description.split('\n')[0]}` : ''}${facts.length > 0 ? ` (${facts.join('; ')})` : ''}`
-  }
-
-  const parts = [`## \`${words}\``, `${d.summary || d.description.split('\n')[0] || ''} *(${label(tool)}${d.jsonOutput ? '; `--json`' : ''})*`.trim()]
+  const parts = [`## \`${config.bin} ${d.id}\``, `${d.summary || d.description.split('\n')[0] || ''} *(${label(tool)}${d.jsonOutput ? '; `--json`' : ''})*`.trim()]
   if (d.description && d.description !== d.summary) parts.push(d.description)
-  parts.push(['```sh', ...usage, '```'].join('\n'))
-  if (d.args.length > 0) parts.push(`Arguments:\n${bullet(d.args.map((a) => `\`${a.name}\`${a.required ? ' (required)' : ''}${a.description ? ` ${a.description}` : ''}${a.options ? ` One of: ${a.options.join(', ')}.` : ''}`))}`)
-  if (d.flags.length > 0) parts.push(`Flags:\n${bullet(d.flags.map((f) => flag(f)))}`)
+  parts.push(['```sh', ...usageLines(d, config.bin), '```'].join('\n'))
+  if (d.args.length > 0) parts.push(`Arguments:\n${bullet(d.args.map((a) => argLine(a)))}`)
+  if (d.flags.length > 0) parts.push(`Flags:\n${bullet(d.flags.map((f) => flagLine(f)))}`)
   if (tool.withheldFlags.length > 0) {
     parts.push(`Not read-only with: ${tool.withheldFlags.map((w) => `\`--${w.name}\``).join(', ')} (the server leaves these out; run them only when the person asks).`)
   }

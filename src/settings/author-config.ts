@@ -54,7 +54,8 @@ export const profileSchema = z.strictObject({
 export const TOKEN_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'] as const
 
 /** A scope name as OAuth writes it (RFC 6749 section 3.3: printable ASCII but space, `"` and `\`). */
-const scopeName = z.string().regex(/^[\u0021\u0023-\u005B\u005D-\u007E]+$/, 'a scope name (printable ASCII, no spaces, quotes or backslashes)')
+export const SCOPE_NAME = /^[\u0021\u0023-\u005B\u005D-\u007E]+$/
+const scopeName = z.string().regex(SCOPE_NAME, 'a scope name (printable ASCII, no spaces, quotes or backslashes)')
 
 /**
  * `mcp serve` as an OAuth resource server: access tokens are JWTs from `issuer`, for `audience` (the server's own

@@ -11,7 +11,7 @@ import {
 } from '@modelcontextprotocol/server'
 import {createRemoteJWKSet, errors, type JWTPayload, jwtVerify} from 'jose'
 
-import {type AuthSettings, TOKEN_ALGORITHMS} from '../../settings/author-config.js'
+import {type AuthSettings, SCOPE_NAME, TOKEN_ALGORITHMS} from '../../settings/author-config.js'
 import {isLoopbackHost} from './guards.js'
 
 // `mcp serve` as an OAuth 2.1 resource server: bearer tokens are JWTs of one issuer, checked against the issuer's
@@ -79,7 +79,7 @@ export function resolveOAuth(author: AuthSettings | undefined, flags: OAuthFlags
   checkedUrl(issuer, 'The issuer')
   const scopes = {read: flags.readScope ?? author?.scopes?.read ?? DEFAULT_SCOPES.read, write: flags.writeScope ?? author?.scopes?.write ?? DEFAULT_SCOPES.write}
   for (const [name, scope] of Object.entries(scopes)) {
-    if (!/^[\u0021\u0023-\u005B\u005D-\u007E]+$/.test(scope)) throw new OAuthSetupError(`The ${name} scope "${scope}" is not a scope name (printable ASCII, no spaces, quotes or backslashes).`)
+    if (!SCOPE_NAME.test(scope)) throw new OAuthSetupError(`The ${name} scope "${scope}" is not a scope name (printable ASCII, no spaces, quotes or backslashes).`)
   }
 
   if (scopes.read === scopes.write) throw new OAuthSetupError(`The read and write scopes must differ (both are "${scopes.read}").`)

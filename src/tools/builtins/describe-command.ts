@@ -63,27 +63,35 @@ export function commandDetails(tool: CommandTool, config: Config, projection: Pr
   }
 }
 
-const bullet = (items: string[]) => items.map((item) => `- ${item}`).join('\n')
+export const bullet = (items: string[]) => items.map((item) => `- ${item}`).join('\n')
+
+type CommandDetails = ReturnType<typeof commandDetails>
+
+/** One flag as a Markdown list item reads it: `--name <value>` (`-c`) — what it does (required; default; env). */
+export function flagLine(f: CommandDetails['flags'][number]): string {
+  const value = f.type === 'option' ? ` <${f.options ? f.options.join('|') : 'value'}>` : ''
+  const facts = [f.required ? 'required' : '', 'default' in f ? `default: ${JSON.stringify(f.default)}` : '', f.multiple ? 'repeatable' : '', f.env ? `env: ${f.env}` : ''].filter(Boolean)
+  return `\`--${f.name}${value}\`${f.char ? ` (\`-${f.char}\`)` : ''}${f.description ? ` — ${f.description}` : ''}${facts.length > 0 ? ` (${facts.join('; ')})` : ''}`
+}
+
+/** One argument as a Markdown list item reads it. */
+export function argLine(a: CommandDetails['args'][number]): string {
+  return `\`${a.name}\`${a.required ? ' (required)' : ''}${a.description ? ` — ${a.description}` : ''}${a.options ? ` One of: ${a.options.join(', ')}.` : ''}`
+}
+
+/** How to type the command: its own usage lines, else its id with its args and `[FLAGS]`. */
+export function usageLines(d: CommandDetails, bin: string): string[] {
+  if (d.usage.length > 0) return d.usage.map((u) => `${bin} ${u}`)
+  return [`${bin} ${d.id}${d.args.length > 0 ? ` ${d.args.map((a) => `[${a.name.toUpperCase()}]`).join(' ')}` : ''}${d.flags.length > 0 ? ' [FLAGS]' : ''}`]
+}
 
 /** A command's reference as Markdown (the `<bin>://commands/{id}` resource): what `<bin> help <id>` says, and how to call it here. */
 export function commandReference(tool: CommandTool, config: Config, projection: Projection): string {
   const d = commandDetails(tool, config, projection)
   const hints = d.annotations
-  const flagLine = (f: ReturnType<typeof flagInfo>) => {
-    const value = f.type === 'option' ? ` <${f.options ? f.options.join('|') : 'value'}>` : ''
-    const facts = [
-      f.required ? 'required' : '',
-      'default' in f ? `default: ${JSON.stringify(f.default)}` : '',
-      f.multiple ? 'repeatable' : '',
-      f.env ? `env: ${f.env}` : '',
-    ].filter(Boolean)
-    return `\`--${f.name}${value}\`${f.char ? ` (\`-${f.char}\`)` : ''}${f.description ? ` — ${f.description}` : ''}${facts.length > 0 ? ` (${facts.join('; ')})` : ''}`
-  }
-
   const sections = [`# ${config.bin} ${d.id}`, d.summary || '', d.description && d.description !== d.summary ? d.description : '']
-  const usage = d.usage.length > 0 ? d.usage.map((u) => `${config.bin} ${u}`) : [`${config.bin} ${d.id}${d.args.length > 0 ? ` ${d.args.map((a) => `[${a.name.toUpperCase()}]`).join(' ')}` : ''}${d.flags.length > 0 ? ' [FLAGS]' : ''}`]
-  sections.push('## Usage', ['```sh', ...usage, '```'].join('\n'))
-  if (d.args.length > 0) sections.push('## Arguments', bullet(d.args.map((a) => `\`${a.name}\`${a.required ? ' (required)' : ''}${a.description ? ` — ${a.description}` : ''}${a.options ? ` One of: ${a.options.join(', ')}.` : ''}`)))
+  sections.push('## Usage', ['```sh', ...usageLines(d, config.bin), '```'].join('\n'))
+  if (d.args.length > 0) sections.push('## Arguments', bullet(d.args.map((a) => argLine(a))))
   if (d.flags.length > 0) sections.push('## Flags', bullet(d.flags.map((f) => flagLine(f))))
   if (d.examples.length > 0) sections.push('## Examples', ['```sh', ...d.examples, '```'].join('\n'))
   const how = d.tool ? `Call the tool \`${d.tool}\`.` : `Not listed as a tool: run it with \`run_command\` {"command": "${d.id}", "expectedDefinitionHash": "${d.definitionHash}"}.`

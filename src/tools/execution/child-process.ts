@@ -73,10 +73,6 @@ export const CHILD_OPTIONS = {
   windowsHide: true,
 } as const
 
-/** Ends a command and what it started (its process group on POSIX, its process tree on Windows: process-tree.cts). */
-export function killGroup(pid: number, signal: NodeJS.Signals): void {
-  killTree(pid, signal)
-}
 
 /** The process groups of the commands one server runs now, so that its shutdown can end them all. */
 export class ProcessGroups {
@@ -97,7 +93,7 @@ export class ProcessGroups {
 
   /** Ends every command still running, and everything each one started. */
   killAll(signal: NodeJS.Signals = 'SIGKILL'): void {
-    for (const pid of this.leaders) killGroup(pid, signal)
+    for (const pid of this.leaders) killTree(pid, signal)
   }
 }
 
@@ -176,8 +172,8 @@ export async function runChild(request: RunRequest): Promise<RunOutcome> {
     if (pid === undefined) return
     if (reason === 'timeout') timedOut = true
     else cancelled = true
-    killGroup(pid, 'SIGTERM')
-    timers.push(setTimeout(() => killGroup(pid, 'SIGKILL'), KILL_GRACE_MS))
+    killTree(pid, 'SIGTERM')
+    timers.push(setTimeout(() => killTree(pid, 'SIGKILL'), KILL_GRACE_MS))
   }
 
   const onAbort = () => stop('cancel')
@@ -187,7 +183,7 @@ export async function runChild(request: RunRequest): Promise<RunOutcome> {
     if (request.signal?.aborted) onAbort()
     else request.signal?.addEventListener('abort', onAbort, {once: true})
     child.on('exit', () => {
-      killGroup(pid, 'SIGKILL')
+      killTree(pid, 'SIGKILL')
       timers.push(
         setTimeout(() => {
           child.stdout?.destroy()

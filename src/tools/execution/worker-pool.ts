@@ -6,7 +6,8 @@ import {tmpdir} from 'node:os'
 import type {WarmModules} from './warm-modules.js'
 
 import {ownFile} from '../../host/own-files.js'
-import {CHILD_OPTIONS, killGroup, loadExeca, type Prestarted} from './child-process.js'
+import {CHILD_OPTIONS, loadExeca, type Prestarted} from './child-process.js'
+import {killTree} from './process-tree.cjs'
 
 /** A worker that has not said it is ready by then is given up on. */
 const WARM_TIMEOUT_MS = 60_000
@@ -93,7 +94,7 @@ export class WorkerPool {
   /** Kills every idle worker; no more are made. */
   close(): void {
     this.closed = true
-    for (const {child} of this.idle) if (child.pid !== undefined) killGroup(child.pid, 'SIGKILL')
+    for (const {child} of this.idle) if (child.pid !== undefined) killTree(child.pid, 'SIGKILL')
     this.idle.clear()
   }
 
@@ -126,7 +127,7 @@ export class WorkerPool {
     const fail = () => {
       if (!this.idle.delete(worker)) return
       worker.stopCollecting()
-      if (child.pid !== undefined) killGroup(child.pid, 'SIGKILL')
+      if (child.pid !== undefined) killTree(child.pid, 'SIGKILL')
       this.failures++
     }
 
