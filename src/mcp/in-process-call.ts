@@ -5,6 +5,7 @@ import type {ServerPlan} from './plan.js'
 
 import {spelled} from '../host/spelling.js'
 import {definitionHash} from '../tools/catalog/definition-hash.js'
+import {isSecretName} from '../tools/catalog/secret-names.js'
 import {findExecutable} from '../tools/exposure/projection.js'
 import {closeMatches} from '../tools/exposure/suggest.js'
 import {createServerFactory} from './factory.js'
@@ -51,6 +52,12 @@ export async function readToolArguments(flag: string | undefined, stdin: NodeJS.
   stdin.setEncoding('utf8')
   for await (const chunk of stdin) text += chunk as string
   return parseToolArguments(text, 'standard input')
+}
+
+/** Keys of the arguments (and of run_command's `arguments`) whose names say they hold a secret. */
+export function secretKeysIn(args: Record<string, unknown>): string[] {
+  const inner = args.arguments && typeof args.arguments === 'object' && !Array.isArray(args.arguments) ? Object.keys(args.arguments) : []
+  return [...Object.keys(args), ...inner].filter((key) => isSecretName(key))
 }
 
 function unknownTool(plan: ServerPlan, name: string, listed: readonly string[]): CallRequestError {

@@ -2,7 +2,7 @@ import type {CallToolResult} from '@modelcontextprotocol/server'
 import {Args, Flags} from '@oclif/core'
 
 import {HostCommand} from '../../host/command.js'
-import {CallRequestError, callToolInProcess, readToolArguments, resultText} from '../../mcp/in-process-call.js'
+import {CallRequestError, callToolInProcess, readToolArguments, resultText, secretKeysIn} from '../../mcp/in-process-call.js'
 import {prepareServerFor} from '../../mcp/lifecycle.js'
 import {terminalAsker} from '../../mcp/terminal-ask.js'
 import {projectionFlags, serverFlags} from '../../settings/flags.js'
@@ -49,7 +49,13 @@ With --confirm-destructive, a destructive command is put to you at the terminal 
 
     let result: CallToolResult
     try {
-      result = await callToolInProcess(prepared.plan, args.tool, await readToolArguments(flags.args), ask)
+      const toolArgs = await readToolArguments(flags.args)
+      const secret = flags.args === undefined ? [] : secretKeysIn(toolArgs)
+      if (secret.length > 0) {
+        this.warn(`--args holds ${secret.map((key) => `"${key}"`).join(', ')}, named like a secret: this command's own command line, readable by every local user while it runs, shows it. Pass the arguments on standard input instead (echo '{…}' | ${this.config.bin} … ${args.tool}).`)
+      }
+
+      result = await callToolInProcess(prepared.plan, args.tool, toolArgs, ask)
     } catch (error) {
       if (error instanceof CallRequestError) this.error(error.message, {code: error.code, exit: 2, suggestions: error.suggestions})
       throw error

@@ -6,7 +6,17 @@ import {isSecretName} from './secret-names.js'
 
 /** How one property of a tool's input maps back onto the command line. */
 export type Param =
-  | {allowNo: boolean; kind: 'flag'; multiple: boolean; name: string; property: string; secret: boolean; type: 'boolean' | 'option'}
+  | {
+      allowNo: boolean
+      /** The environment variable the command reads this flag from when it is not on its command line. */
+      env?: string
+      kind: 'flag'
+      multiple: boolean
+      name: string
+      property: string
+      secret: boolean
+      type: 'boolean' | 'option'
+    }
   | {kind: 'arg'; name: string; property: string; secret: boolean}
   | {kind: 'rest'; property: string}
 
@@ -252,6 +262,7 @@ export function buildToolInput(command: Command.Cached, options: SchemaOptions):
     builders.push([property, () => flagSchema(flag, options)])
     params.push({
       allowNo: flag.type === 'boolean' && Boolean(flag.allowNo),
+      ...(typeof flag.env === 'string' && flag.env !== '' ? {env: flag.env} : {}),
       kind: 'flag',
       multiple: flag.type === 'option' && Boolean(flag.multiple),
       name: flag.name,

@@ -21,13 +21,15 @@ function checkPassable(name: string, value: string, tokens: FlagTokens | undefin
   throw new ArgvError(`--${name} cannot be ${JSON.stringify(value)}: oclif reads a value that looks like one of this command's flags (${as}) as a missing value, so the command would fail with "Flag --${name} expects a value". Nothing was run. Change the value (a leading space or other character), or pass it another way the command offers.`)
 }
 
-/**
- * Tool input → the command line after the command id. Flags are passed as `--name=value`, so a value can never be
- * read as another flag; `--` ends the flags, and every positional comes after it.
- */
-export function buildArgv(params: readonly Param[], input: Readonly<Record<string, unknown>>, json: boolean, tokens?: FlagTokens): string[] {
-  const flags: string[] = []
-  const positionals: string[] = []
+/** One entry of a command line; a secret one says which value it carries, and the flag's variable if it has one. */
+interface Entry {
+  secret?: {env?: string; value: string}
+  text: string
+}
+
+function entries(params: readonly Param[], input: Readonly<Record<string, unknown>>, json: boolean, tokens?: FlagTokens): Entry[] {
+  const flags: Entry[] = []
+  const positionals: Entry[] = []
   let missingArg: string | undefined
 
   for (const param of params) {
@@ -35,15 +37,18 @@ export function buildArgv(params: readonly Param[], input: Readonly<Record<strin
     if (param.kind === 'flag') {
       if (value === undefined) continue
       if (param.type === 'boolean') {
-        if (value === true) flags.push(`--${param.name}`)
-        else if (param.allowNo) flags.push(`--no-${param.name}`)
+        if (value === true) flags.push({text: `--${param.name}`})
+        else if (param.allowNo) flags.push({text: `--no-${param.name}`})
         continue
       }
 
-      for (const item of param.multiple ? (value as unknown[]) : [value]) {
+      const items = param.multiple ? (value as unknown[]) : [value]
+      for (const item of items) {
         const text = scalar(item)
         checkPassable(param.name, text, tokens)
-        flags.push(`--${param.name}=${text}`)
+        // A lone value of a flag the command also reads from its variable can go there; a repeated one cannot.
+        const env = param.multiple ? undefined : param.env
+        flags.push({secret: param.secret && text !== '' ? {env, value: text} : undefined, text: `--${param.name}=${text}`})
       }
     } else if (param.kind === 'arg') {
       if (value === undefined) {
@@ -52,18 +57,71 @@ export function buildArgv(params: readonly Param[], input: Readonly<Record<strin
       }
 
       if (missingArg) throw new ArgvError(`"${param.property}" was given but "${missingArg}", which comes before it, was not.`)
-      positionals.push(scalar(value))
+      const text = scalar(value)
+      positionals.push({secret: param.secret && text !== '' ? {value: text} : undefined, text})
     } else if (value !== undefined) {
       if (missingArg && (value as unknown[]).length > 0) {
         throw new ArgvError(`"${param.property}" was given but "${missingArg}", which comes before it, was not.`)
       }
 
-      positionals.push(...(value as unknown[]).map(scalar))
+      positionals.push(...(value as unknown[]).map((item) => ({text: scalar(item)})))
     }
   }
 
-  if (json) flags.push('--json')
-  return positionals.length > 0 ? [...flags, '--', ...positionals] : flags
+  if (json) flags.push({text: '--json'})
+  return positionals.length > 0 ? [...flags, {text: '--'}, ...positionals] : flags
+}
+
+/**
+ * Tool input → the command line after the command id, as the command receives it. Flags are passed as
+ * `--name=value`, so a value can never be read as another flag; `--` ends the flags, and every positional comes
+ * after it.
+ */
+export function buildArgv(params: readonly Param[], input: Readonly<Record<string, unknown>>, json: boolean, tokens?: FlagTokens): string[] {
+  return entries(params, input, json, tokens).map((entry) => entry.text)
+}
+
+/** What stands on a process's command line in place of a secret value. */
+export const SECRET_PLACEHOLDER = '[secret]'
+
+/** A command line whose secret values reach the command without standing in any process's arguments. */
+export interface ConcealedArgv {
+  /** The command line after the command id as processes show it: each secret value replaced by SECRET_PLACEHOLDER. */
+  argv: string[]
+  /** Secret flag values passed in the flag's own environment variable, which the command reads when the flag is absent. */
+  env: Record<string, string>
+  /** The entries of `argv` (by index) that hold a placeholder, and the whole entry the command must get there instead. */
+  secrets: [index: number, entry: string][]
+}
+
+/**
+ * The command line with its secrets kept off it: every local user can read a process's arguments (`ps`,
+ * /proc/PID/cmdline) for as long as it runs, while its environment and its pipes are its user's alone. A secret flag
+ * that has an environment variable goes there (the command reads it exactly as if it were given); any other secret
+ * value is replaced by a placeholder, and the real entry reaches the command by a channel only it reads (a cold run's
+ * preload reads it from an inherited pipe, a worker from its IPC channel: secret-argv.cts, worker-entry.ts) and is put
+ * into its `process.argv` before the CLI parses it.
+ */
+export function concealedArgv(params: readonly Param[], input: Readonly<Record<string, unknown>>, json: boolean, tokens?: FlagTokens): ConcealedArgv {
+  const argv: string[] = []
+  const env: Record<string, string> = {}
+  const secrets: [number, string][] = []
+  for (const {secret, text} of entries(params, input, json, tokens)) {
+    if (secret?.env !== undefined && !(secret.env in env)) {
+      env[secret.env] = secret.value
+      continue
+    }
+
+    if (secret) {
+      secrets.push([argv.length, text])
+      argv.push(text.slice(0, text.length - secret.value.length) + SECRET_PLACEHOLDER)
+      continue
+    }
+
+    argv.push(text)
+  }
+
+  return {argv, env, secrets}
 }
 
 /** Linux: one argument may hold at most 32 pages, 131,072 bytes with its NUL (MAX_ARG_STRLEN); other systems have no such limit. */

@@ -31,6 +31,8 @@ export interface RunRequest {
   onStderrLine?: (line: string) => void
   /** Run in this already-started process instead of spawning `file args`. */
   prestarted?: Prestarted
+  /** Written to the new process's file descriptor 3, a pipe only it gets, then closed (secret-argv.cts reads it). */
+  secrets?: string
   signal?: AbortSignal
   timeoutMs: number
 }
@@ -104,6 +106,18 @@ export async function loadExeca(): Promise<(typeof import('execa'))['execa']> {
   return (await execaModule).execa
 }
 
+/**
+ * Starts `file args` as CHILD_OPTIONS says, with `secrets` (when given) on file descriptor 3. Not async: what execa
+ * returns is itself a promise (of the ended process), which an async function would wait for.
+ */
+function spawnChild(execa: Awaited<ReturnType<typeof loadExeca>>, request: RunRequest): ResultPromise {
+  const options = {...CHILD_OPTIONS, cwd: request.cwd, env: request.env}
+  if (request.secrets === undefined) return execa(request.file, request.args, options)
+  const {stderr, stdin, stdout, ...rest} = options
+  // The extra descriptor changes execa's type of `stdio`, which nothing here reads.
+  return execa(request.file, request.args, {...rest, stdio: [stdin, stdout, stderr, new TextEncoder().encode(request.secrets)]}) as unknown as ResultPromise
+}
+
 /** Keeps the first `max` bytes of a stream and counts the rest; readable while the stream still flows. */
 export class CapturedStream {
   private chunks: Buffer[] = []
@@ -163,9 +177,7 @@ export async function runChild(request: RunRequest): Promise<RunOutcome> {
   let timedOut = false
   let cancelled = false
 
-  const child =
-    request.prestarted?.child ??
-    (await loadExeca())(request.file, request.args, {...CHILD_OPTIONS, cwd: request.cwd, env: request.env, windowsHide: true})
+  const child = request.prestarted?.child ?? spawnChild(await loadExeca(), request)
   const pid = child.pid
   const timers: NodeJS.Timeout[] = []
   const stop = (reason: 'cancel' | 'timeout') => {

@@ -5,7 +5,7 @@ import type {Redact} from './redact.js'
 import {ownFile} from '../../host/own-files.js'
 import {type CommandTool, PLUGIN_NAME} from '../catalog/registry.js'
 import {finishedOutput, newOutputId} from '../records/output-store.js'
-import {ArgvError, buildArgv, commandLineProblem} from './argv.js'
+import {ArgvError, buildArgv, commandLineProblem, concealedArgv, type ConcealedArgv} from './argv.js'
 import {CapturedStream, type RunOutcome, runChild} from './child-process.js'
 import {jobView} from './job-view.js'
 import type {Job, JobEnd} from './jobs.js'
@@ -14,6 +14,9 @@ import {errorResult, stripAnsi, toToolResult} from './tool-result.js'
 import {checkWorkdir} from './workdir.js'
 
 const ORPHAN_GUARD = ownFile('tools/execution/orphan-guard.cjs')
+const SECRET_ARGV = ownFile('tools/execution/secret-argv.cjs')
+/** Where the command's own arguments start in its process.argv: after node, the bin script and the command id. */
+const FIRST_ARGUMENT = 3
 
 /** A command silent for this long still gets a progress notification (when the client asked for progress). */
 const PROGRESS_TICK_MS = 5000
@@ -71,15 +74,21 @@ export async function executeCommand(tool: CommandTool, input: Record<string, un
   const workdir = requested === undefined ? {dir: await env.workdir.get(), ok: true as const} : await checkWorkdir(requested)
   if (!workdir.ok) return notRun(workdir.message)
 
+  // What the command receives (shown, redacted, in the result), and the same with its secrets kept off every
+  // process's command line (what is started).
   let argv: string[]
+  let concealed: ConcealedArgv
   try {
     argv = buildArgv(tool.input.params, input, tool.json, tool.input.flagTokens)
+    concealed = concealedArgv(tool.input.params, input, tool.json, tool.input.flagTokens)
   } catch (error) {
     if (error instanceof ArgvError) return notRun(error.message)
     throw error
   }
 
-  const tooLong = commandLineProblem([process.execPath, env.binScript, tool.id, ...argv], how.childVars)
+  const childVars = {...how.childVars, ...concealed.env}
+  const secrets = concealed.secrets.map(([index, entry]): [number, string] => [FIRST_ARGUMENT + index, entry])
+  const tooLong = commandLineProblem([process.execPath, env.binScript, tool.id, ...concealed.argv], childVars)
   if (tooLong) return notRun(`${tooLong} Pass less in one call (a file the command reads, fewer values).`)
 
   const slot = env.limiter.acquire(how.signal)
@@ -92,7 +101,7 @@ export async function executeCommand(tool: CommandTool, input: Record<string, un
   const commandLine = [env.config.bin, tool.displayId, ...shown].map((a, i) => (i < 2 ? a : quote(a))).join(' ')
   const readable = (raw: string) => how.redact(stripAnsi(raw))
 
-  const prestarted = env.workers.take({argv: [tool.id, ...argv], cwd: workdir.dir, env: how.childVars})
+  const prestarted = env.workers.take({argv: [tool.id, ...concealed.argv], cwd: workdir.dir, env: childVars, secrets})
   const started = Date.now()
   // Progress goes to the call while it waits, then (as a job) to whoever waits on the job.
   const watchers = new Set<(message: string) => void>(how.progress ? [how.progress] : [])
@@ -108,17 +117,19 @@ export async function executeCommand(tool: CommandTool, input: Record<string, un
   else how.signal?.addEventListener('abort', onCallAbort, {once: true})
   const capture = {stderr: new CapturedStream(env.settings.maxOutputBytes), stdout: new CapturedStream(env.settings.maxOutputBytes)}
   const running = runChild({
-    // The guard ends the command should the server die without stopping it (orphan-guard.cts).
-    args: ['--require', ORPHAN_GUARD, env.binScript, tool.id, ...argv],
+    // The guard ends the command should the server die without stopping it (orphan-guard.cts); secret values come
+    // on a pipe of their own (secret-argv.cts).
+    args: ['--require', ORPHAN_GUARD, ...(secrets.length > 0 ? ['--require', SECRET_ARGV] : []), env.binScript, tool.id, ...concealed.argv],
     capture,
     cwd: workdir.dir,
-    env: how.childVars,
+    env: childVars,
     file: process.execPath,
     groups: env.groups,
     maxOutputBytes: env.settings.maxOutputBytes,
     // Redacted whole, then cut: a cut made first could leave part of a long secret in the message.
     onStderrLine: (line) => watchers.size > 0 && report(clipLine(readable(line))),
     prestarted,
+    ...(secrets.length > 0 ? {secrets: JSON.stringify(secrets)} : {}),
     signal: control.signal,
     timeoutMs: tool.timeoutMs,
   }).finally(() => {

@@ -19,9 +19,12 @@ import {pathToFileURL} from 'node:url'
 import './orphan-guard.cjs'
 
 interface Call {
+  /** The command id and its arguments, secret values replaced by a placeholder (argv.ts concealedArgv). */
   argv: string[]
   cwd: string
   env: Record<string, string | undefined>
+  /** The entries of `process.argv` (by position) that hold a secret, whole. */
+  secrets?: [position: number, entry: string][]
 }
 
 /** The modules to import ahead (warm-modules.ts). */
@@ -103,9 +106,10 @@ async function run(call: Call): Promise<void> {
   delete process.env.OCLIF_MCP_SERVER_PID
   process.argv = [process.execPath, bin, ...call.argv]
   // What `ps` shows: the command this process now runs, as a cold run's command line would read (Linux truncates
-  // it to the length of the worker's own command line).
+  // it to the length of the worker's own command line), with its secrets' placeholders: every local user reads it.
   // Where the command line is what `ps` shows; on Windows the title is the console window's, not ours to change.
   if (process.platform !== 'win32') process.title = process.argv.join(' ')
+  for (const [position, entry] of call.secrets ?? []) process.argv[position] = entry
   // As Node runs a script named on its command line: a CommonJS bin becomes `require.main` (bins that call `run()`
   // with no arguments find the CLI's root from it), an ES module one is loaded as the entry point.
   runMain(bin)

@@ -65,6 +65,16 @@ describe('mcp call', () => {
     expect(ran.stderr).toContain('nope')
   })
 
+  it('warns when --args puts a secret-named argument on its own command line, and not when stdin brings it', async () => {
+    const args = JSON.stringify({cwd: project, remote: 'http://127.0.0.1:9', token: 'tk-on-the-command-line'})
+    const flagged = await call(['sync', '--args', args])
+    expect(flagged.stderr).toMatch(/--args holds "token", named like a secret/)
+    expect(flagged.stderr).toContain('standard input')
+    const piped = await call(['sync'], args)
+    expect(piped.stderr).not.toContain('named like a secret')
+    expect(piped.stderr).toContain('[REDACTED]')
+  })
+
   it('reads the arguments from stdin when --args is absent', async () => {
     const ran = await call(['status'], at(project))
     expect(ran.code).toBe(0)

@@ -1,6 +1,6 @@
 import {describe, expect, it} from '@jest/globals'
 
-import {ArgvError, buildArgv, commandLineProblem} from '../../../src/tools/execution/argv.js'
+import {ArgvError, buildArgv, commandLineProblem, concealedArgv, SECRET_PLACEHOLDER} from '../../../src/tools/execution/argv.js'
 import type {Param} from '../../../src/tools/catalog/input-schema.js'
 
 const option = (name: string, property = name): Param => ({allowNo: false, kind: 'flag', multiple: false, name, property, secret: false, type: 'option'})
@@ -141,6 +141,40 @@ describe('values oclif would take for a flag', () => {
   it('checks every value of a multiple flag; positionals come after -- and are never read as flags', () => {
     expect(() => buildArgv([multiple('tag')], {tag: ['a', '--force']}, false, tokens)).toThrow(ArgvError)
     expect(buildArgv([arg('first')], {first: '--force'}, false, tokens)).toEqual(['--', '--force'])
+  })
+})
+
+describe('concealedArgv', () => {
+  const secret = (param: Param, env?: string): Param => ({...param, secret: true, ...(env ? {env} : {})}) as Param
+  const params = [option('title'), secret(option('password')), secret(option('api-key'), 'API_KEY'), secret(multiple('pin'), 'PINS'), secret(arg('token'))]
+  const input = {'api-key': 'k-123', password: 'p-456', pin: ['1111', '2222'], title: 'plain', token: 't-789'}
+
+  it('moves a lone secret flag with a variable into it, and puts a placeholder where any other secret stands', () => {
+    expect(concealedArgv(params, input, true)).toEqual({
+      argv: ['--title=plain', `--password=${SECRET_PLACEHOLDER}`, `--pin=${SECRET_PLACEHOLDER}`, `--pin=${SECRET_PLACEHOLDER}`, '--json', '--', SECRET_PLACEHOLDER],
+      env: {API_KEY: 'k-123'},
+      secrets: [
+        [1, '--password=p-456'],
+        [2, '--pin=1111'],
+        [3, '--pin=2222'],
+        [6, 't-789'],
+      ],
+    })
+  })
+
+  it('gives back exactly buildArgv once each placeholder is filled in, the variable aside', () => {
+    const {argv, secrets} = concealedArgv(params, input, false)
+    for (const [index, entry] of secrets) argv[index] = entry
+    expect(argv).toEqual(buildArgv(params, input, false).filter((entry) => !entry.startsWith('--api-key=')))
+  })
+
+  it('leaves a command line without secrets, and an empty secret value, as it is', () => {
+    expect(concealedArgv([option('title'), secret(option('password'))], {password: '', title: 'x'}, false)).toEqual({argv: ['--title=x', '--password='], env: {}, secrets: []})
+  })
+
+  it('puts a second flag of the same variable on the pipe (one variable holds one value)', () => {
+    const both = [secret(option('a'), 'SAME'), secret(option('b'), 'SAME')]
+    expect(concealedArgv(both, {a: 'first-value', b: 'second-value'}, false)).toEqual({argv: [`--b=${SECRET_PLACEHOLDER}`], env: {SAME: 'first-value'}, secrets: [[0, '--b=second-value']]})
   })
 })
 
