@@ -113,6 +113,20 @@ export const CORPUS: readonly CorpusCli[] = [
     separator: ' ',
   },
   {
+    // No plugin-plugins: added the author's way. Its init hook refuses any Node before 22.
+    add: 'author',
+    bin: 'zapier-platform',
+    dataDir: xdgData('zapier-platform'),
+    env: () => ({NO_UPDATE_NOTIFIER: '1'}),
+    failing: {says: /package\.json/, tool: 'describe'},
+    name: 'zapier',
+    node: 22,
+    offline: [{tool: 'help'}],
+    package: 'zapier-platform-cli',
+    script: 'src/bin/run',
+    separator: ':',
+  },
+  {
     add: 'link',
     bin: 'oclif',
     dataDir: xdgData('oclif'),

@@ -4,7 +4,7 @@
 // either (a new CLI version, a new rule) fails here until the list is regenerated and the diff reviewed:
 //   CORPUS_UPDATE=1 bash test/corpus/run.sh read-only
 import {afterAll, beforeAll, describe, expect, it} from '@jest/globals'
-import {existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync} from 'node:fs'
+import {existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 
@@ -100,5 +100,62 @@ describe.each(CORPUS.map((cli) => [cli.name, cli] as const))('%s', (name, cli) =
       await client.close().catch(() => {})
       if (pid && isRunning(pid)) killPids([pid])
     }
+  })
+})
+
+// A command that reads but first runs the project's own code is not read-only: zapier-platform `validate` runs the
+// project's `_zapier-build` script (any shell command) unless told `--skip-build`. Shown on the real CLI: a server
+// that may write runs the script; a --read-only one cannot reach the command, so the script never runs.
+describe('a reading command that runs the project\'s code (zapier-platform validate)', () => {
+  const cli = CORPUS.find((c) => c.name === 'zapier')!
+  const project = join(space, 'zapier-project')
+  const marker = join(project, 'build-ran')
+
+  beforeAll(() => {
+    mkdirSync(project, {recursive: true})
+    const script = `node -e "require('fs').writeFileSync('build-ran', '')"`
+    writeFileSync(join(project, 'package.json'), JSON.stringify({dependencies: {'zapier-platform-core': '19.1.0'}, name: 'app', scripts: {'_zapier-build': script}, version: '1.0.0'}))
+    // A stub of the library it checks for before the build (the build is what this is about).
+    const core = join(project, 'node_modules/zapier-platform-core')
+    mkdirSync(core, {recursive: true})
+    writeFileSync(join(core, 'package.json'), JSON.stringify({main: 'index.js', name: 'zapier-platform-core', version: '19.1.0'}))
+    writeFileSync(join(core, 'index.js'), 'module.exports = {}\n')
+  })
+
+  /** describe_command, then run_command with the definition hash it gave (as a model reaches an unlisted command). */
+  async function runValidate(args: string[]) {
+    const client = new Client({name: 'corpus', version: '1'})
+    const transport = new StdioClientTransport({args: mcpArgv(cli, 'stdio', ['--workers', '0', ...args]), command: nodeOf(cli), cwd: space, env: prepare(cli, join(space, 'zapier-home')), stderr: 'pipe'})
+    await client.connect(transport)
+    type Answer = {content: {text: string}[]; isError?: boolean; structuredContent?: {definitionHash?: string}}
+    try {
+      const described = (await client.callTool({arguments: {command: 'validate'}, name: 'describe_command'})) as Answer
+      const hash = described.structuredContent?.definitionHash ?? 'sha256:00000000000000000000000000000000'
+      const ran = (await client.callTool({arguments: {arguments: {cwd: project, 'without-style': true}, command: 'validate', expectedDefinitionHash: hash}, name: 'run_command'})) as Answer
+      return {described, ran}
+    } finally {
+      const pid = transport.pid
+      await client.close().catch(() => {})
+      if (pid && isRunning(pid)) killPids([pid])
+    }
+  }
+
+  it('is labelled as changing state, on the evidence of its own --skip-build', async () => {
+    const listed = await runCli(nodeOf(cli), mcpArgv(cli, 'tools', ['--json']), prepare(cli, join(space, 'zapier-home')), space)
+    const validate = (JSON.parse(listed.stdout) as Inventory).commands.find((c) => c.id === 'validate')
+    expect(validate?.annotations.readOnlyHint).toBe(false)
+    expect(validate?.evidence).toContain('flag --skip-build turns off a step it takes by default ("build")')
+  })
+
+  it('is out of reach under --read-only, and the project\'s script does not run', async () => {
+    const {described, ran} = await runValidate(['--read-only'])
+    for (const refused of [described, ran]) expect([refused.isError, refused.content[0].text]).toEqual([true, expect.stringMatching(/^No command "validate"/)])
+    expect(existsSync(marker)).toBe(false)
+  })
+
+  it('does run the project\'s script where it may (so the label is right)', async () => {
+    const {described} = await runValidate([])
+    expect(described.isError).toBeFalsy()
+    expect(existsSync(marker)).toBe(true)
   })
 })

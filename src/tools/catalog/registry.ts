@@ -7,9 +7,10 @@ import {displayId} from '../../host/spelling.js'
 import {type CommandSettings, ConfigError, parseCommandSettings} from '../../settings/author-config.js'
 import {idPattern} from '../../settings/id-globs.js'
 import {callInputs} from './call-inputs.js'
-import {commandSummary, renderTemplate, toolDescription, topicIds} from './help-text.js'
+import {commandDetails, commandSummary, renderTemplate, toolDescription, topicIds} from './help-text.js'
 import {type HintSource, resolveHints, toolAnnotations, type ToolAnnotations, type ToolHints, writingFlagReason} from './hints.js'
 import {buildToolInput, flagSignature, isExposedFlag, SchemaError, type SchemaOptions, type ToolInput} from './input-schema.js'
+import {projectCodeReason} from './project-code.js'
 import {selfManagementReason} from './self-management.js'
 import {assignToolNames, BUILTIN_TOOL_NAMES} from './tool-names.js'
 
@@ -118,6 +119,12 @@ function describeCommandTool(
   const resolved = resolveHints({id: command.id, isTopicIndex: topics.has(command.id), summary}, authorHints)
   let {hints} = resolved
   const evidence = [...resolved.evidence]
+  // A reading verb is not enough when the command runs the project's own code first (its build, install, scripts).
+  const runsCode = hints.readOnlyHint && resolved.source !== 'author' && projectCodeReason({flags: Object.values(command.flags ?? {}), text: `${summary}\n${renderTemplate(commandDetails(command), config, command)}`})
+  if (runsCode) {
+    evidence.push(runsCode)
+    hints = {...hints, destructiveHint: false, idempotentHint: false, readOnlyHint: false}
+  }
   // A read-only command keeps its label whatever the model passes: flags that would change something are left out.
   let withheld: {name: string; reason: string}[] = []
   if (hints.readOnlyHint) {
