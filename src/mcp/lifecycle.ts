@@ -1,5 +1,6 @@
 import type {Command, Config} from '@oclif/core'
 
+import {realpathSync} from 'node:fs'
 import {resolve} from 'node:path'
 
 import {ConfigError, parseAuthorConfig} from '../settings/author-config.js'
@@ -26,6 +27,8 @@ export interface PreparedServer {
 export interface PrepareOptions {
   /** Commands still running at their foreground budget go on as jobs (false: `mcp call`, which ends with its call). */
   background?: boolean
+  /** Other machines reach the server (`mcp serve --allow-remote`): calls run only where the person allowed. */
+  remote?: boolean
   /** The shared state store (`mcp serve --state`). */
   state?: string
 }
@@ -34,9 +37,12 @@ export interface PrepareOptions {
  * Settings from the host's `oclif.mcp` section and the command's flags, then the plan. Throws ConfigError (naming
  * the bad key) when the author's settings are invalid.
  */
-export function prepareServer(config: Config, flags: ServerFlags, {background = true, state}: PrepareOptions = {}): PreparedServer {
+export function prepareServer(config: Config, flags: ServerFlags, {background = true, remote = false, state}: PrepareOptions = {}): PreparedServer {
   const author = parseAuthorConfig((config.pjson.oclif as {mcp?: unknown}).mcp)
-  const settings = {...resolveSettings(author, {...flags, cwd: flags.cwd && resolve(flags.cwd)}, background), state}
+  // Directories by their real paths: a call's cwd is compared once its own links are resolved.
+  const real = (dir: string) => realpathSync(resolve(dir))
+  const dirs = {'allow-cwd': flags['allow-cwd']?.map((dir) => real(dir)), cwd: flags.cwd && real(flags.cwd)}
+  const settings = {...resolveSettings(author, {...flags, ...dirs}, background, remote), state}
   const plan = buildServerPlan(config, settings)
   const {call} = plan
   return {

@@ -2,6 +2,12 @@ import {Flags} from '@oclif/core'
 
 /** Flags shared by `mcp stdio` and `mcp serve`: where and how commands run. */
 export const serverFlags = {
+  'allow-cwd': Flags.directory({
+    description:
+      "A directory a call's cwd may be in (with everything below it); repeat for several (default: anywhere; with mcp serve --allow-remote, only --cwd's directory). A command may read and even run files of the directory it runs in.",
+    exists: true,
+    multiple: true,
+  }),
   audit: Flags.boolean({
     allowNo: true,
     default: true,

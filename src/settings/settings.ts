@@ -17,6 +17,11 @@ export interface ProjectionOptions {
 
 /** What the server was started with: the author's config plus the user's flags. */
 export interface Settings {
+  /**
+   * The directories (real paths) a call's `cwd` must be in, each with everything below it; undefined: anywhere. The
+   * default directory (`defaultCwd`, or the private one) is always allowed.
+   */
+  allowedCwd?: string[]
   /** Append mutating and destructive calls to the audit log. */
   audit: boolean
   author: AuthorConfig
@@ -63,8 +68,18 @@ export const DEFAULT_MAX_BYTES = 32 * 1024
 /** The flags every server command shares (src/settings/flags.ts), as parsed; any may be missing. */
 export type ServerFlags = Partial<Interfaces.InferredFlags<typeof projectionFlags & typeof serverFlags>>
 
-export function resolveSettings(author: AuthorConfig, flags: ServerFlags, background = true): Settings {
+/**
+ * Where calls may run: the directories given with --allow-cwd; else, for a server other machines reach
+ * (`--allow-remote`), only its default directory (--cwd's, or the private one); else anywhere.
+ */
+function allowedCwd(flags: ServerFlags, remote: boolean): string[] | undefined {
+  if (flags['allow-cwd']) return flags['allow-cwd']
+  return remote ? (flags.cwd ? [flags.cwd] : []) : undefined
+}
+
+export function resolveSettings(author: AuthorConfig, flags: ServerFlags, background = true, remote = false): Settings {
   return {
+    allowedCwd: allowedCwd(flags, remote),
     audit: flags.audit ?? true,
     author,
     background,

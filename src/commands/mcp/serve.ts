@@ -74,7 +74,7 @@ It listens on 127.0.0.1 only, unless --allow-remote is given together with authe
     const state = resolveStateUrl(flags.state, process.env[stateVariable], stateVariable)
     delete process.env[stateVariable]
     if ('error' in state) this.error(state.error, {exit: 2})
-    const prepared = prepareServerFor(this, flags, {state: state.url})
+    const prepared = prepareServerFor(this, flags, {remote: flags['allow-remote'], state: state.url})
     await prepared.open().catch(async (error: Error) => {
       await prepared.dispose()
       this.error(error.message, {exit: 1})

@@ -71,7 +71,7 @@ function delay(ms: number): {cancel: () => void; done: Promise<'foreground budge
 export async function executeCommand(tool: CommandTool, input: Record<string, unknown>, env: CallEnvironment, how: Execute): Promise<Ran> {
   const notRun = (message: string): Ran => ({ran: false, result: errorResult(how.redact(`${message} Nothing was run.`))})
   const requested = typeof input.cwd === 'string' ? input.cwd : undefined
-  const workdir = requested === undefined ? {dir: await env.workdir.get(), ok: true as const} : await checkWorkdir(requested)
+  const workdir = requested === undefined ? {dir: await env.workdir.get(), ok: true as const} : await checkWorkdir(requested, env.settings.allowedCwd)
   if (!workdir.ok) return notRun(workdir.message)
 
   // What the command receives (shown, redacted, in the result), and the same with its secrets kept off every

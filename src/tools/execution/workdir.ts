@@ -1,7 +1,7 @@
 import {realpath as realpathJs} from 'node:fs'
 import {mkdtemp, realpath, rm, stat} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
-import {join, posix} from 'node:path'
+import {isAbsolute, join, posix, relative} from 'node:path'
 import {promisify} from 'node:util'
 
 export type WorkdirCheck = {dir: string; ok: true} | {message: string; ok: false}
@@ -18,18 +18,32 @@ export function workdirPathProblem(path: string, platform: NodeJS.Platform = pro
   return /^[A-Za-z]:[\\/]/.test(path) ? undefined : `cwd must be an absolute path with its drive letter (C:\\…); got "${path}".`
 }
 
-/** A `cwd` from a client: it must be an absolute path of a directory that exists. */
-export async function checkWorkdir(path: string): Promise<WorkdirCheck> {
+/** Whether `dir` is `root` or below it (both real paths). */
+function isWithin(dir: string, root: string): boolean {
+  const rel = relative(root, dir)
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel))
+}
+
+/**
+ * A `cwd` from a client: it must be an absolute path of a directory that exists and, when the person named the
+ * directories calls may run in (`allowed`, real paths), inside one of them once its links are resolved.
+ */
+export async function checkWorkdir(path: string, allowed?: readonly string[]): Promise<WorkdirCheck> {
   const problem = workdirPathProblem(path)
   if (problem) return {message: problem, ok: false}
+  let dir: string
   try {
     const info = await stat(path)
     if (!info.isDirectory()) return {message: `cwd "${path}" is not a directory.`, ok: false}
     // On Windows the native realpath turns a mapped drive into the share behind it, where commands cannot run.
-    return {dir: process.platform === 'win32' ? await promisify(realpathJs)(path) : await realpath(path), ok: true}
+    dir = process.platform === 'win32' ? await promisify(realpathJs)(path) : await realpath(path)
   } catch {
     return {message: `cwd "${path}" does not exist.`, ok: false}
   }
+
+  if (!allowed || allowed.some((root) => isWithin(dir, root))) return {dir, ok: true}
+  const where = allowed.length > 0 ? `in ${allowed.map((root) => `"${root}"`).join(', ')} (or below)` : 'in their default directory only'
+  return {message: `cwd "${path}" is outside the directories this server lets calls run in: the person who started it allowed calls ${where} (--allow-cwd). Leave cwd out to run in the default directory.`, ok: false}
 }
 
 /**
