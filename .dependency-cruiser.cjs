@@ -31,7 +31,7 @@ module.exports = {
     allow('^src/tools/execution/', '^src/(tools/(catalog|exposure|records|execution)|settings|host)/'),
     allow('^src/tools/builtins/', '^src/(tools/(catalog|exposure|records|execution|builtins)|settings|host)/'),
     allow('^src/mcp/', '^src/(mcp|tools/(catalog|exposure|builtins)|tools/execution/(pipeline|call-environment|tool-result)\\.ts$|settings|host)'),
-    allow('^src/clients/', '^src/(clients|host)/'),
+    allow('^src/clients/', '^src/(clients|settings|host)/'),
     allow('^src/commands/', '^src/(mcp|clients|settings|host)/'),
     allow('^src/hooks/', '^src/host/'),
   ],

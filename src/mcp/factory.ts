@@ -1,4 +1,5 @@
 import {
+  type CallToolResult,
   CLIENT_INFO_META_KEY,
   type ListToolsResult,
   McpServer,
@@ -14,10 +15,13 @@ import type {CallAnswer, CallContext} from '../tools/execution/pipeline.js'
 import type {Listable} from '../tools/exposure/listing.js'
 import type {ServerPlan} from './plan.js'
 
+import {type AgentHost, type AgentHostId, agentHostOf, isAgentHostId, resultBudget} from '../settings/agent-hosts.js'
 import {toJsonSchema, withoutHostKeys} from '../tools/catalog/input-schema.js'
 import {callCommandTool} from '../tools/execution/pipeline.js'
-import {errorResult} from '../tools/execution/tool-result.js'
+import {errorResult, withStructuredMessage} from '../tools/execution/tool-result.js'
+import {BUILTIN_LOADING, commandSearchHint, type MetaFacts, toolMeta} from '../tools/exposure/host-meta.js'
 import {listingEntry} from '../tools/exposure/listing.js'
+import {firstLoaded} from '../tools/exposure/projection.js'
 import {principalOf} from './caller.js'
 import {askingFor} from './confirmation.js'
 import {registerPrompts} from './prompts.js'
@@ -54,10 +58,14 @@ function schemaFor(schema: z.ZodObject): ToolSchema {
   return frozen
 }
 
-/** A fault in our own code becomes a tool error the model can read, never a dead request or server. */
+/**
+ * A fault in our own code becomes a tool error the model can read, never a dead request or server; a refusal says
+ * why in its structured content too (withStructuredMessage), whichever tool answered.
+ */
 async function guarded(name: string, run: () => CallAnswer | Promise<CallAnswer>): Promise<CallAnswer> {
   try {
-    return await run()
+    const answer = await run()
+    return 'content' in answer ? withStructuredMessage(answer as CallToolResult) : answer
   } catch (error) {
     process.stderr.write(`[mcp] tool ${name} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`)
     return errorResult(`Internal error in tool ${name}: ${error instanceof Error ? error.message : String(error)}`)
@@ -68,6 +76,8 @@ async function guarded(name: string, run: () => CallAnswer | Promise<CallAnswer>
 interface Transport {
   era: ProtocolEra
   http: boolean
+  /** The host the set-up named: `?client=` in an HTTP request's URL, else the server's --client. */
+  named?: AgentHostId
   /** The server serves read-only commands only (see CallContext.readOnly). */
   readOnly: boolean
   /** The MCP-Protocol-Version header of an HTTP request (a stateless 2025 request has no handshake to read it from). */
@@ -78,13 +88,19 @@ interface Transport {
  * What a call needs from its request: the cancellation signal, how to ask the person, and a progress reporter when
  * the client sent a progressToken. A notification that cannot be delivered (the client went away) never fails the call.
  */
-function callContext(ctx: ServerContext, server: McpServer, {era, http, readOnly, versionHeader}: Transport): CallContext {
+/** Who sent a request, as it says (the handshake's clientInfo, or a 2026-07-28 request's own). */
+function clientOf(ctx: ServerContext, server: McpServer, era: ProtocolEra): {name?: string; version?: string} | undefined {
   const envelope = ctx.mcpReq.envelope as {[CLIENT_INFO_META_KEY]?: {name?: string; version?: string}} | undefined
-  const client = era === 'modern' ? envelope?.[CLIENT_INFO_META_KEY] : server.server.getClientVersion()
+  return era === 'modern' ? envelope?.[CLIENT_INFO_META_KEY] : server.server.getClientVersion()
+}
+
+function callContext(ctx: ServerContext, server: McpServer, {era, http, named, readOnly, versionHeader}: Transport): CallContext {
+  const client = clientOf(ctx, server, era)
   const base: CallContext = {
     asking: askingFor(ctx, server, era, http),
     client: client ? {name: client.name, version: client.version} : undefined,
     era,
+    host: agentHostOf(client?.name, named),
     principal: principalOf(ctx),
     protocolVersion: server.server.getNegotiatedProtocolVersion() ?? versionHeader,
     readOnly,
@@ -113,12 +129,17 @@ function register(server: McpServer, transport: Transport, tool: Listable, schem
 }
 
 /**
- * The tools/list answer, made as the SDK's own handler makes it, from schemas converted once per process. The SDK's
- * handler converts and scans every schema of every tool on each listing, and HTTP lists from a fresh server per
- * request: that was most of the cost of a tools/list over HTTP.
+ * The tools/list answer for one host, made as the SDK's own handler makes it, from schemas converted once per process
+ * (the SDK's handler converts and scans every schema of every tool on each listing, and HTTP lists from a fresh server
+ * per request: that was most of the cost of a tools/list over HTTP), each entry with the `_meta` that host reads.
  */
-function listingOf(plan: ServerPlan): Tool[] {
-  return plan.listed.map(({kind, tool}) => listingEntry(tool, kind === 'command' ? tool.input.schema : tool.schema))
+function listingOf(plan: ServerPlan, host: AgentHost): Tool[] {
+  const budget = resultBudget(plan.call.settings.maxResultTokens, host)
+  const first = firstLoaded(plan.projection)
+  return plan.listed.map(({kind, tool}) => {
+    const facts: MetaFacts = kind === 'command' ? {hints: tool.hints, loadFirst: first.has(tool), searchHint: commandSearchHint(tool)} : {hints: tool.hints, ...BUILTIN_LOADING[tool.name]}
+    return listingEntry(tool, kind === 'command' ? tool.input.schema : tool.schema, toolMeta(facts, host, budget))
+  })
 }
 
 function selected(selection: ToolSelection, name: string): boolean {
@@ -131,11 +152,15 @@ function selected(selection: ToolSelection, name: string): boolean {
  * (src/tools/execution/pipeline.ts).
  */
 export function createServerFactory(plan: ServerPlan, options: {warnUnaskable?: boolean} = {}): (context?: McpRequestContext, tools?: ToolSelection) => McpServer {
-  let listing: Tool[] | undefined
+  // One listing per host that asks (the entries' _meta differ), made on first use.
+  const listings = new Map<string, Tool[]>()
+  const listingFor = (host: AgentHost) => listings.get(host.id) ?? listings.set(host.id, listingOf(plan, host)).get(host.id)!
   return (context, tools = 'all') => {
+    const asked = context?.requestInfo && new URL(context.requestInfo.url).searchParams.get('client')
     const transport: Transport = {
       era: context?.era ?? 'legacy',
       http: context?.requestInfo !== undefined,
+      named: isAgentHostId(asked) ? asked : plan.call.settings.agentHost,
       readOnly: plan.projection.readOnly,
       versionHeader: context?.requestInfo?.headers.get('mcp-protocol-version') ?? undefined,
     }
@@ -168,7 +193,7 @@ export function createServerFactory(plan: ServerPlan, options: {warnUnaskable?: 
     }
 
     // Set after the tools, so it replaces the SDK's handler. A fresh object each time: the encoder may stamp it.
-    server.server.setRequestHandler('tools/list', (): ListToolsResult => ({tools: (listing ??= listingOf(plan))}))
+    server.server.setRequestHandler('tools/list', (_request, ctx): ListToolsResult => ({tools: listingFor(agentHostOf(clientOf(ctx, server, transport.era)?.name, transport.named))}))
     return server
   }
 }

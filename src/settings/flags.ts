@@ -1,5 +1,7 @@
 import {Flags} from '@oclif/core'
 
+import {AGENT_HOST_IDS} from './agent-hosts.js'
+
 /** Flags shared by `mcp stdio` and `mcp serve`: where and how commands run. */
 export const serverFlags = {
   'allow-cwd': Flags.directory({
@@ -8,6 +10,11 @@ export const serverFlags = {
     exists: true,
     multiple: true,
   }),
+  client: Flags.option({
+    description:
+      'The agent host this server is for (mcp config writes it), for requests that do not say who sends them: results, pages and tool entries are shaped for what that host shows its model. The clientInfo a host sends comes first.',
+    options: AGENT_HOST_IDS,
+  })(),
   audit: Flags.boolean({
     allowNo: true,
     default: true,
@@ -51,4 +58,25 @@ export const projectionFlags = {
   profile: Flags.string({description: "A profile from the CLI's package.json (oclif.mcp.profiles): which commands are listed as tools."}),
   'read-only': Flags.boolean({description: 'Expose read-only commands only; nothing that changes state is reachable by any path.'}),
   tools: Flags.string({description: 'Command ids, topics or globs to list as tools (instead of a profile); repeat for several.', multiple: true}),
+}
+
+/** What launchArguments needs of a flag's definition. */
+interface FlagDefinition {
+  allowNo?: boolean
+  multiple?: boolean
+  type: string
+}
+
+/**
+ * The flags of a server command a set-up writes into its launch line (`mcp config` passes on the server flags it was
+ * given): only the flags given, each as the server command parses it — `--name value` (once per value of a repeated
+ * flag), `--name` for a boolean set, `--no-name` for one turned off. Paths must already be absolute.
+ */
+export function launchArguments(given: Readonly<Record<string, unknown>>, definitions: Readonly<Record<string, FlagDefinition>>): string[] {
+  return Object.entries(definitions).flatMap(([name, definition]) => {
+    const value = given[name]
+    if (value === undefined) return []
+    if (definition.type === 'boolean') return value ? [`--${name}`] : definition.allowNo ? [`--no-${name}`] : []
+    return (Array.isArray(value) ? value : [value]).flatMap((item) => [`--${name}`, String(item)])
+  })
 }

@@ -2,6 +2,7 @@ import type {Interfaces} from '@oclif/core'
 
 import {availableParallelism} from 'node:os'
 
+import type {AgentHostId} from './agent-hosts.js'
 import type {AuthorConfig} from './author-config.js'
 import type {projectionFlags, serverFlags} from './flags.js'
 
@@ -17,6 +18,8 @@ export interface ProjectionOptions {
 
 /** What the server was started with: the author's config plus the user's flags. */
 export interface Settings {
+  /** The agent host the set-up named (`--client`): it serves requests whose clientInfo names none it knows. */
+  agentHost?: AgentHostId
   /**
    * The directories (real paths) a call's `cwd` must be in, each with everything below it; undefined: anywhere. The
    * default directory (`defaultCwd`, or the private one) is always allowed.
@@ -79,6 +82,7 @@ function allowedCwd(flags: ServerFlags, remote: boolean): string[] | undefined {
 
 export function resolveSettings(author: AuthorConfig, flags: ServerFlags, background = true, remote = false): Settings {
   return {
+    agentHost: flags.client,
     allowedCwd: allowedCwd(flags, remote),
     audit: flags.audit ?? true,
     author,

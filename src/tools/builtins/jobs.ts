@@ -95,8 +95,8 @@ export function cancelJobTool(call: CallEnvironment): BuiltinTool {
       const {budget, links} = resultRoom(call, context)
       const view = jobView(now.job, {stderr: 0, stdout: 0}, budget, now.output, links ? call.outputLinks(now.job.id) : undefined)
       if (stopped !== 'ended') return view
-      const note = {text: `Job ${now.job.id} had already ended (${now.job.status}); nothing was stopped.`, type: 'text' as const}
-      return {...view, content: [note, ...view.content]}
+      const note = `Job ${now.job.id} had already ended (${now.job.status}); nothing was stopped.`
+      return {...view, content: [{text: note, type: 'text' as const}, ...view.content], structuredContent: {...(view.structuredContent as Record<string, unknown>), message: note}}
     },
     // Killing a command midway can leave what it was changing half changed; where every command a job can run only
     // reads (--read-only), stopping one destroys nothing.

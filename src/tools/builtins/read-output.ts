@@ -3,12 +3,31 @@ import * as z from 'zod'
 import type {CallEnvironment} from '../execution/call-environment.js'
 
 import {resultRoom} from '../execution/pipeline.js'
+import {callText, readCall} from '../execution/result-budget.js'
 import {errorResult} from '../execution/tool-result.js'
 import {OUTPUT_STREAMS, type OutputStream} from '../records/state-store.js'
 import {type BuiltinTool, builtinTool} from './builtin-tool.js'
 
 /** Room a page leaves for its header and structured fields within the result budget. */
 const PAGE_OVERHEAD = 1000
+
+/**
+ * `length` characters of `text` from `offset`, or the most of them whose JSON (escapes and wide characters make it
+ * longer than the text) takes at most `room` bytes, so every page is as full as the budget allows.
+ */
+function pageOf(text: string, offset: number, length: number, room: number): string {
+  const slice = text.slice(offset, offset + length)
+  const fits = (n: number) => Buffer.byteLength(JSON.stringify(slice.slice(0, n))) <= room
+  if (fits(slice.length)) return slice
+  let [low, high] = [0, slice.length]
+  while (low < high) {
+    const middle = Math.ceil((low + high) / 2)
+    if (fits(middle)) low = middle
+    else high = middle - 1
+  }
+
+  return slice.slice(0, low)
+}
 
 /**
  * read_output: a page of a kept output (a result that was cut to the model's budget, or a job's), by character
@@ -39,20 +58,21 @@ export function readOutputTool(call: CallEnvironment): BuiltinTool {
 
       const stream = (input.stream as OutputStream | undefined) ?? 'stdout'
       const text = output.text(stream)
+      // A page is as long as the host keeps in front of its model (the budget is the host's: settings/agent-hosts.ts).
       const {budget} = resultRoom(call, context)
       const page = Math.max(1, budget - PAGE_OVERHEAD)
-      // The page is split between the text block and structuredContent (hosts show one or the other): each fits.
+      // The page is in the text block and in structuredContent (hosts show one or the other): each fits.
       const length = Math.min(Number(input.length ?? page), page)
       const offset = Math.min(Number(input.offset ?? 0), text.length)
-      const slice = text.slice(offset, offset + length)
+      const slice = pageOf(text, offset, length, page)
       const end = offset + slice.length
       const nextOffset = end < text.length ? end : null
       const growing = output.live ? ' (the job is still running: more may come)' : ''
-      const next = nextOffset === null ? `That is the end${growing}.` : `Next page: read_output {"output": "${id}", "stream": "${stream}", "offset": ${nextOffset}}.`
-      const header = `[${stream} of ${output.commandLine}: characters ${offset}–${end} of ${text.length}. ${next}]`
+      const next = nextOffset === null ? null : readCall(id, stream, nextOffset)
+      const message = `${stream} of ${output.commandLine}: characters ${offset}–${end} of ${text.length}. ${next ? `Next page: ${callText(next)}.` : `That is the end${growing}.`}`
       return {
-        content: [{text: `${header}\n${slice}`, type: 'text'}],
-        structuredContent: {live: output.live, nextOffset, offset, output: id, stream, text: slice, total: text.length},
+        content: [{text: `[${message}]\n${slice}`, type: 'text'}],
+        structuredContent: {message, next, live: output.live, nextOffset, offset, output: id, stream, text: slice, total: text.length},
       }
     },
     name: 'read_output',

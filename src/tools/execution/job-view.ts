@@ -4,7 +4,7 @@ import type {KeptOutput} from '../records/output-store.js'
 import type {OutputStream} from '../records/state-store.js'
 import type {Job} from './jobs.js'
 
-import {cutMiddle, fitResult, type KeptRef} from './result-budget.js'
+import {callText, cutMiddle, fitResult, type KeptRef, type NextCall, readCall} from './result-budget.js'
 
 // What a reader sees of a job: its facts, the output since a cursor while it runs, its own result once it ended, all
 // within the reader's result budget.
@@ -33,9 +33,9 @@ export function jobFacts(job: Job) {
   }
 }
 
-/** How a reader follows a job: the next call to make. */
-function followUp(job: Job, cursor: string): string {
-  return `Follow it with job_status {"job": "${job.id}", "cursor": "${cursor}", "wait": 50}; stop it with cancel_job {"job": "${job.id}"}.`
+/** The calls that follow a running job from `cursor` (waiting up to 50 s for its end) and that stop it. */
+function followCalls(job: Job, cursor: string): {cancel: NextCall; next: NextCall} {
+  return {cancel: {arguments: {job: job.id}, tool: 'cancel_job'}, next: {arguments: {job: job.id, cursor, wait: 50}, tool: 'job_status'}}
 }
 
 /**
@@ -51,25 +51,27 @@ export function jobView(job: Job, since: Record<OutputStream, number>, budget: n
     const result = fitResult(job.end.result, budget - line.length - 2, kept)
     const [first, ...rest] = result.content
     const content = first?.type === 'text' ? [{...first, text: `${line}\n\n${first.text}`}, ...rest] : [{text: line, type: 'text' as const}, ...result.content]
-    return {...result, content, structuredContent: {...(result.structuredContent ?? {}), job: jobFacts(job)}}
+    return {...result, content, structuredContent: {message: line, ...(result.structuredContent ?? {}), job: jobFacts(job)}}
   }
 
   const text = (stream: OutputStream) => output?.text(stream).slice(since[stream]) ?? ''
   const fresh = {stderr: text('stderr'), stdout: text('stdout')}
   const cursor = `${since.stdout + fresh.stdout.length}.${since.stderr + fresh.stderr.length}`
   const share = Math.floor((budget - 1500) / (fresh.stderr ? 2 : 1))
-  const hint = (stream: OutputStream) => (kept ? ` read_output {"output": "${job.id}", "stream": "${stream}"} reads the whole of it.` : '')
+  const hint = (stream: OutputStream) => (kept ? ` ${callText(readCall(job.id, stream))} reads the whole of it.` : '')
   const shown = {stderr: cutMiddle(fresh.stderr, share, hint('stderr')), stdout: cutMiddle(fresh.stdout, share, hint('stdout'))}
+  const {cancel, next} = followCalls(job, cursor)
+  // Said the same way in the text and in the structured content: some hosts show their model only the one.
+  const message = `Job ${job.id} is running (${seconds(Date.now() - job.startedAt)} s so far, in ${job.cwd}). It goes on in this server until it ends or ${seconds(job.timeoutMs)} s have passed in all; if the server stops, it is killed. Follow it with ${callText(next)}; stop it with ${callText(cancel)}.`
   const lines = [
     `$ ${job.commandLine}`,
-    `Job ${job.id} is running (${seconds(Date.now() - job.startedAt)} s so far, in ${job.cwd}). It goes on in this server until it ends or ${seconds(job.timeoutMs)} s have passed in all; if the server stops, it is killed.`,
-    followUp(job, cursor),
+    message,
     '',
     shown.stdout.trim() ? shown.stdout : '(no new output)',
   ]
   if (shown.stderr.trim()) lines.push('', 'On stderr:', shown.stderr)
   return {
     content: [{text: lines.join('\n'), type: 'text'}],
-    structuredContent: {cursor, job: jobFacts(job), stderr: shown.stderr, stdout: shown.stdout},
+    structuredContent: {message, next, cancel, cursor, job: jobFacts(job), stderr: shown.stderr, stdout: shown.stdout},
   }
 }

@@ -1,6 +1,7 @@
 import type {CallToolResult, InputRequiredResult, ProtocolEra} from '@modelcontextprotocol/server'
 import type * as z from 'zod'
 
+import type {AgentHost} from '../../settings/agent-hosts.js'
 import type {AuditRecord} from '../records/audit-log.js'
 import type {CallEnvironment} from './call-environment.js'
 
@@ -11,7 +12,7 @@ import {childEnv} from './child-env.js'
 import {type Execute, executeCommand, type Ran} from './execute-command.js'
 import {jobView} from './job-view.js'
 import {REDACTED, type Redact, redactor, secretEnvValues} from './redact.js'
-import {resultBudget} from './result-budget.js'
+import {resultBudget, UNKNOWN_HOST} from '../../settings/agent-hosts.js'
 import {errorResult} from './tool-result.js'
 
 const META = PLUGIN_NAME
@@ -33,6 +34,8 @@ export interface CallContext {
   asking?: Asking
   client?: {name?: string; version?: string}
   era?: ProtocolEra
+  /** The agent host the call comes from (settings/agent-hosts.ts): what it keeps of a result and shows its model. */
+  host?: AgentHost
   /**
    * Who is calling, when the server knows (an OAuth token's subject): the jobs, kept outputs and idempotency keys
    * of a call are theirs alone.
@@ -55,7 +58,7 @@ const RESOURCE_LINKS_SINCE = '2025-06-18'
 /** What a result may hold for this caller: its budget in characters, and whether it may link to resources. */
 export function resultRoom(env: CallEnvironment, context: CallContext): {budget: number; links: boolean} {
   const version = context.protocolVersion
-  return {budget: resultBudget(env.settings.maxResultTokens, context.client), links: version !== undefined && version >= RESOURCE_LINKS_SINCE}
+  return {budget: resultBudget(env.settings.maxResultTokens, context.host ?? UNKNOWN_HOST), links: version !== undefined && version >= RESOURCE_LINKS_SINCE}
 }
 
 
@@ -80,8 +83,11 @@ function withMeta(result: CallToolResult, meta: Record<string, unknown>): CallTo
   return {...result, _meta: {...(result._meta as object | undefined), ...meta}}
 }
 
+/** A note after the result, in its text and (where there is one) its structured content: hosts show one or the other. */
 function withNote(result: CallToolResult, note: string, meta: Record<string, unknown>): CallToolResult {
-  return {...withMeta(result, meta), content: [...result.content, {text: note, type: 'text'}]}
+  const structured = result.structuredContent as Record<string, unknown> | undefined
+  const notes = [...((structured?.notes as string[] | undefined) ?? []), note]
+  return {...withMeta(result, meta), content: [...result.content, {text: note, type: 'text'}], ...(structured ? {structuredContent: {...structured, notes}} : {})}
 }
 
 function zodIssues(error: z.ZodError): string {

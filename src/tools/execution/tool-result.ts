@@ -8,6 +8,22 @@ export function errorResult(message: string): CallToolResult {
   return {content: [{text: message, type: 'text'}], isError: true}
 }
 
+/** The longest refusal whose text a structured content repeats. */
+const MAX_STRUCTURED_MESSAGE = 4000
+
+/**
+ * An error result as every host shows it: Claude Code and Codex show their model the JSON of structuredContent and
+ * drop the text, so a refusal that carries structured content (a code, the command) says its text there too, first.
+ * A command's own failure already says why in `error`.
+ */
+export function withStructuredMessage(result: CallToolResult): CallToolResult {
+  const structured = result.structuredContent as Record<string, unknown> | undefined
+  if (!result.isError || !structured || 'message' in structured || 'error' in structured) return result
+  const text = result.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('\n')
+  const message = text.length <= MAX_STRUCTURED_MESSAGE ? text : `${text.slice(0, MAX_STRUCTURED_MESSAGE - 1)}…`
+  return {...result, structuredContent: {message, ...structured}}
+}
+
 export interface RunContext {
   argv: readonly string[]
   /** What a person would type, for the text header: `taskbox tasks add …`. */

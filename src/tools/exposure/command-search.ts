@@ -75,6 +75,12 @@ const SYNONYMS = [
   'size resize', 'report summary', 'dev development', 'use switch',
 ].map((line) => line.split(' '))
 
+/** The words of a CLI's vocabulary that mean what `word` means (as written, not stemmed), itself excluded. */
+export function synonymsOf(word: string): string[] {
+  const lower = word.toLowerCase()
+  return SYNONYMS.find((group) => group.includes(lower))?.filter((other) => other !== lower) ?? []
+}
+
 /** Stem → the stems of its synonyms. */
 const SYNONYMS_OF = new Map<string, string[]>()
 for (const group of SYNONYMS) {

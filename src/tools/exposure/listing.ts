@@ -16,8 +16,8 @@ export interface Listable {
   title: string
 }
 
-function entry(tool: Listable, inputSchema: Record<string, unknown>): Tool {
-  return {annotations: tool.annotations, description: tool.description, inputSchema: inputSchema as Tool['inputSchema'], name: tool.name, title: tool.title}
+function entry(tool: Listable, inputSchema: Record<string, unknown>, meta?: Record<string, unknown>): Tool {
+  return {annotations: tool.annotations, description: tool.description, inputSchema: inputSchema as Tool['inputSchema'], name: tool.name, title: tool.title, ...(meta ? {_meta: meta} : {})}
 }
 
 /**
@@ -25,9 +25,9 @@ function entry(tool: Listable, inputSchema: Record<string, unknown>): Tool {
  * the SDK's own handler makes it (the same fields, `type: 'object'` at the root of the input schema), less the
  * schema's `$schema`: JSON Schema 2020-12 is MCP's default dialect, so naming it costs every tool 56 bytes for nothing.
  */
-export function listingEntry(tool: Listable, schema: z.ZodObject): Tool {
+export function listingEntry(tool: Listable, schema: z.ZodObject, meta?: Record<string, unknown>): Tool {
   const {$schema: _dialect, ...json} = toJsonSchema(schema)
-  return entry(tool, {type: 'object', ...json})
+  return entry(tool, {type: 'object', ...json}, meta)
 }
 
 /** Bytes a command tool adds to tools/list. */

@@ -102,6 +102,18 @@ function defaultOrder(tools: readonly CommandTool[]): CommandTool[] {
   return keyed.map(({tool}) => tool)
 }
 
+/** The most command tools a host that defers tools loads up front, and the most bytes their entries may take. */
+const FIRST_LOADED = {bytes: 12 * 1024, tools: 8}
+
+/**
+ * The commands a host that defers its tools loads up front (`anthropic/alwaysLoad`): the first of the band in the
+ * default order (read-only first, the largest topics), as many as fit FIRST_LOADED. The rest waits for the host's
+ * own search, find_commands and run_command, which load up front too (host-meta.ts).
+ */
+export function firstLoaded(projection: Pick<Projection, 'band'>): Set<CommandTool> {
+  return new Set(fit(defaultOrder(projection.band), FIRST_LOADED.tools, FIRST_LOADED.bytes).band)
+}
+
 /** Takes candidates in order while they fit both budgets; one that does not fit is passed over, not a stop. */
 function fit(candidates: readonly CommandTool[], maxTools: number, maxBytes: number): {band: CommandTool[]; bytes: number} {
   const band: CommandTool[] = []

@@ -42,6 +42,15 @@ export function stem(word: string): string {
   return w
 }
 
+/** The words of a text as written (lower case), stop words, numbers and templates out: what a person would search by. */
+export function plainWords(text: string): string[] {
+  return text
+    .toLowerCase()
+    .replaceAll(/<%.*?%>/g, ' ')
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((w) => w.length > 1 && !/^\p{N}+$/u.test(w) && !STOP_WORDS.has(w))
+}
+
 /** Text → normalised terms: templates, numbers and stop words out, split on anything not a letter or digit (any script), stemmed. */
 export function terms(text: string): string[] {
   let lower = text.toLowerCase().replaceAll(/<%.*?%>/g, ' ')

@@ -2,19 +2,10 @@ import type {CallToolResult} from '@modelcontextprotocol/server'
 
 import {describe, expect, it} from '@jest/globals'
 
-import {CHARS_PER_TOKEN, cutMiddle, fitResult, overBudget, resultBudget} from '../../../src/tools/execution/result-budget.js'
+import {cutMiddle, fitResult, overBudget} from '../../../src/tools/execution/result-budget.js'
 
 const numbered = (count: number) => Array.from({length: count}, (_, i) => `line ${i + 1}`).join('\n') + '\n'
 const kept = {id: 'abc', links: {stderr: 'x://output/abc/stderr', stdout: 'x://output/abc/stdout'}, size: {stderr: 10, stdout: 999_999}}
-
-describe('resultBudget', () => {
-  it('is the token budget in characters, lower for hosts known to cut results shorter', () => {
-    expect(resultBudget(20_000)).toBe(20_000 * CHARS_PER_TOKEN)
-    expect(resultBudget(20_000, {name: 'claude-code'})).toBe(60_000)
-    expect(resultBudget(20_000, {name: 'gemini-cli-mcp-client'})).toBe(40_000)
-    expect(resultBudget(5000, {name: 'gemini-cli'})).toBe(15_000)
-  })
-})
 
 describe('cutMiddle', () => {
   it('returns a text that fits as it is', () => {
@@ -60,7 +51,7 @@ describe('fitResult', () => {
     const [text, ...links] = fitted.content
     expect(text.type === 'text' && text.text.length).toBeLessThanOrEqual(20_000)
     expect(text.type === 'text' && text.text.startsWith('$ cli run\n(exit 0, 5 ms, in /tmp)\n')).toBe(true)
-    expect(text.type === 'text' && text.text).toContain('read_output {"output": "abc"}')
+    expect(text.type === 'text' && text.text).toContain('read_output {"output": "abc", "stream": "stdout"}')
     expect(JSON.stringify(fitted.structuredContent).length).toBeLessThanOrEqual(20_000)
     expect(fitted.structuredContent).toMatchObject({command: 'run', cwd: '/tmp', exitCode: 0, output: {id: 'abc', stderr: 10, stdout: 999_999}})
     expect((fitted.structuredContent as Record<string, unknown>).stdout).toMatch(/^line 1\n[\s\S]*line 50000\n$/)
@@ -69,6 +60,33 @@ describe('fitResult', () => {
       {description: 'The whole stdout of this run', mimeType: 'text/plain', name: 'stdout of abc', type: 'resource_link', uri: 'x://output/abc/stdout'},
       {description: 'The whole stderr of this run', mimeType: 'text/plain', name: 'stderr of abc', type: 'resource_link', uri: 'x://output/abc/stderr'},
     ])
+  })
+
+  it('says first, in the text and in the structured content, what was cut and the exact calls that read on', () => {
+    const stdout = numbered(50_000)
+    const stderr = numbered(5000)
+    const fitted = fitResult(result(stdout, {stderr}), 20_000, kept)
+    const structured = fitted.structuredContent as {cut: {message: string; read: {arguments: {offset: number; output: string; stream?: string}; tool: string}[]}; stderr: string; stdout: string}
+    expect(Object.keys(structured)[0]).toBe('cut')
+    expect(structured.cut.message).toMatch(/^Cut to fit what the host shows: only the head and the tail of stdout and stderr are shown; the whole output is kept/)
+    // Each call reads on exactly where its stream's head ends.
+    const [out, err] = structured.cut.read
+    expect(out).toEqual({arguments: {offset: expect.any(Number), output: 'abc', stream: 'stdout'}, tool: 'read_output'})
+    expect(structured.stdout.startsWith(stdout.slice(0, out.arguments.offset))).toBe(true)
+    expect(structured.stdout.slice(out.arguments.offset)).toMatch(/^\n\[… \d+ characters not shown, from offset /)
+    expect(err).toEqual({arguments: {offset: expect.any(Number), output: 'abc', stream: 'stderr'}, tool: 'read_output'})
+    expect(structured.stderr.startsWith(stderr.slice(0, err.arguments.offset))).toBe(true)
+    expect(structured.cut.message).toContain(`read_output {"output": "abc", "stream": "stdout", "offset": ${out.arguments.offset}}`)
+    // The text says it right after its header, before any of the output.
+    const text = (fitted.content[0] as {text: string}).text.split('\n')
+    expect(text[2]).toMatch(/^\[Cut to fit what the host shows: .* Read the rest with read_output \{"output": "abc", "stream": "stdout"\}/)
+    expect(text.slice(3, 5)).toEqual(['', 'line 1'])
+  })
+
+  it('measures the JSON in bytes, as a host that counts bytes does (non-ASCII output)', () => {
+    const wide = 'ü€漢'.repeat(20_000)
+    const fitted = fitResult(result(wide), 12_000, kept)
+    expect(Buffer.byteLength(JSON.stringify(fitted.structuredContent))).toBeLessThanOrEqual(12_000)
   })
 
   it('fits when escapes make the JSON form longer than the text (quotes, backslashes, control characters)', () => {
