@@ -1,6 +1,7 @@
-import type {Launch} from './launch.js'
+import type {Target} from './launch.js'
+import type {TomlEntry} from './toml-edit.js'
 
-import {claudeAddCommand, clientEntry, type ClientId, CLIENTS, configSnippet, type Place} from './client-specs.js'
+import {claudeAddCommand, clientEntry, type ClientId, CLIENTS, configSnippet, type Place, unreachable} from './client-specs.js'
 import {updateConfigFile, type WriteOutcome} from './config-file-update.js'
 import {mergeJsonServer} from './jsonc-edit.js'
 import {upsertTomlServer} from './toml-edit.js'
@@ -17,26 +18,33 @@ export interface ClientSetup {
   /** The entry as the client's file holds it (for Codex, the keys of its TOML table). */
   entry: Record<string, unknown>
   label: string
+  /** How this client starts or reaches the server (naming the client: `--client` on the line, `?client=` in the URL). */
+  target: Target
   /** The client's config file on this machine, for this directory. */
   path: string
   /** The text to paste into that file: JSON or YAML with its enclosing object, or the TOML table. */
   snippet: string
   /** Why the client cannot pass on the variables asked for (`--env`): the entry goes without them. */
   unpassable?: string
+  /** Why the client cannot reach a server over HTTP (or not with a token) from its config file: it has no entry. */
+  unreachable?: string
 }
 
 /** The entry of one client for this launch, passing on the variables named in `env` where the client can. */
-export function clientSetup(id: ClientId, name: string, launch: Launch, place: Place, env: readonly string[] = []): ClientSetup {
+export function clientSetup(id: ClientId, name: string, target: Target, place: Place, env: readonly string[] = []): ClientSetup {
   const client = CLIENTS[id]
   const passing = client.env
+  const cannot = unreachable(client, target)
   return {
-    ...(id === 'claude-code' ? {addCommand: claudeAddCommand(name, launch, place.platform, place.scope, env)} : {}),
+    ...(id === 'claude-code' ? {addCommand: claudeAddCommand(name, target, place.platform, place.scope, env)} : {}),
     client: id,
-    entry: clientEntry(client, launch, {env, name}),
+    entry: cannot ? {} : clientEntry(client, target, {env, name}),
     label: client.label,
     path: client.configPath(place),
-    snippet: configSnippet(client, name, launch, place, env),
+    snippet: cannot ? '' : configSnippet(client, name, target, place, env),
+    target,
     ...(env.length > 0 && 'cannot' in passing ? {unpassable: `${client.label} cannot pass ${env.join(', ')} on: ${passing.cannot}.`} : {}),
+    ...(cannot ? {unreachable: cannot} : {}),
   }
 }
 
@@ -44,11 +52,14 @@ export function clientSetup(id: ClientId, name: string, launch: Launch, place: P
  * Merges the server into the client's config file at `path`: only the entry named `name` is added or updated, a
  * backup of the previous file is kept, and a file that cannot be read with certainty is refused untouched.
  */
-export function writeClientConfig(id: ClientId, name: string, launch: Launch, path: string, place: Place, env: readonly string[] = []): Promise<WriteOutcome> {
+export function writeClientConfig(id: ClientId, name: string, target: Target, path: string, place: Place, env: readonly string[] = []): Promise<WriteOutcome> {
   const client = CLIENTS[id]
+  const entry = clientEntry(client, target, {env, name})
+  // The keys of either transport's entry: writing one drops what the other wrote (a `command` where a `url` goes).
+  const transportKeys = [...Object.keys(client.shape({args: [], command: ''}, name)), ...('shape' in client.remote ? Object.keys(client.remote.shape('', 'X', name)) : [])]
   return updateConfigFile(path, (text) => {
-    if (client.format === 'toml') return upsertTomlServer(text, name, launch, env)
+    if (client.format === 'toml') return upsertTomlServer(text, name, entry as TomlEntry)
     const merge = client.format === 'yaml' ? mergeYamlServer : mergeJsonServer
-    return merge(text, client.serversPath(place), name, clientEntry(client, launch, {env, name}))
+    return merge(text, client.serversPath(place), name, entry, transportKeys)
   })
 }

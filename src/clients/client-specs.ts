@@ -1,9 +1,9 @@
 import {homedir} from 'node:os'
 import {posix, win32} from 'node:path'
 
-import type {Launch} from './launch.js'
+import {isRemote, type Launch, type Target} from './launch.js'
 
-import {tomlTable} from './toml-edit.js'
+import {type TomlEntry, tomlTable} from './toml-edit.js'
 import {stringify} from 'yaml'
 
 export const CLIENT_IDS = ['claude-code', 'claude-desktop', 'cursor', 'vscode', 'codex', 'gemini', 'windsurf', 'zed', 'goose'] as const
@@ -43,9 +43,16 @@ export interface EntryOptions {
   name: string
 }
 
+/**
+ * How a client's entry reaches a server over HTTP: its keys for the URL and for the bearer token taken from a
+ * variable of its environment, or why it cannot (at all, or with a token).
+ */
+export type RemoteSpec = {cannot: string} | {shape(url: string, tokenVariable: string | undefined, name: string): Record<string, unknown>; tokenCannot?: string}
+
 interface ClientBase {
   configPath(place: Place): string
   env: EnvPassing
+  remote: RemoteSpec
   /** The client's own keys of a server entry around the launch (clientEntry adds what passes variables on). */
   shape(launch: Launch, name: string): Record<string, unknown>
   id: ClientId
@@ -60,10 +67,26 @@ export type ClientSpec =
 /** An `env` map whose values the client expands from its own environment when it starts the server. */
 const expanded = (reference: (name: string) => string): EnvPassing => ({keys: (names) => ({env: Object.fromEntries(names.map((n) => [n, reference(n)]))})})
 
-/** A client's server entry (for TOML, the keys of its table): its own keys, then what passes the variables on. */
-export function clientEntry(client: ClientSpec, launch: Launch, {env = [], name}: EntryOptions): Record<string, unknown> {
-  return {...client.shape(launch, name), ...(env.length > 0 && 'keys' in client.env ? client.env.keys(env) : {})}
+/**
+ * A client's server entry (for TOML, the keys of its table): its own keys around the launch, then what passes the
+ * variables on; or, for a server over HTTP, its keys for the URL and the token (the caller has checked it can).
+ */
+export function clientEntry(client: ClientSpec, target: Target, {env = [], name}: EntryOptions): Record<string, unknown> {
+  if (isRemote(target)) return 'shape' in client.remote ? client.remote.shape(target.url, target.tokenVariable, name) : {}
+  return {...client.shape(target, name), ...(env.length > 0 && 'keys' in client.env ? client.env.keys(env) : {})}
 }
+
+/** Why this client cannot reach the server at `target`, or undefined when it can. */
+export function unreachable(client: ClientSpec, target: Target): string | undefined {
+  if (!isRemote(target)) return undefined
+  if ('cannot' in client.remote) return `${client.label} cannot reach a server over HTTP from its config file: ${client.remote.cannot}.`
+  return target.tokenVariable && client.remote.tokenCannot ? `${client.label} cannot send a token from a variable: ${client.remote.tokenCannot}.` : undefined
+}
+
+/** An Authorization header whose token the client expands from a variable of its environment, written its way. */
+const bearer = (reference: (name: string) => string) => (tokenVariable?: string) => (tokenVariable ? {headers: {Authorization: `Bearer ${reference(tokenVariable)}`}} : {})
+const dollar = bearer((name) => `\${${name}}`)
+const dollarEnv = bearer((name) => `\${env:${name}}`)
 
 const plainShape = (launch: Launch) => ({command: launch.command, args: launch.args})
 const typedShape = (launch: Launch) => ({type: 'stdio', command: launch.command, args: launch.args})
@@ -113,6 +136,7 @@ const CANNOT_ZED = 'Zed expands no variables in settings.json, and what environm
 
 export const CLIENTS: Record<ClientId, ClientSpec> = {
   'claude-code': {
+    remote: {shape: (url, token) => ({type: 'http', url, ...dollar(token)})},
     configPath: (place) => ((place.scope ?? 'local') === 'project' ? join(place, place.cwd, '.mcp.json') : join(place, place.env.CLAUDE_CONFIG_DIR || place.home, '.claude.json')),
     shape: typedShape,
     // Claude Code passes its whole environment on; naming a variable keeps it passed if that ever narrows.
@@ -124,6 +148,7 @@ export const CLIENTS: Record<ClientId, ClientSpec> = {
     serversPath: (place) => ((place.scope ?? 'local') === 'local' ? ['projects', claudeProjectKey(place), 'mcpServers'] : ['mcpServers']),
   },
   'claude-desktop': {
+    remote: {cannot: 'it adds remote servers as connectors, in its settings (Settings, Connectors)'},
     configPath: (place) => join(place, desktopConfigDir(place), 'claude_desktop_config.json'),
     shape: plainShape,
     env: {cannot: CANNOT_DESKTOP},
@@ -133,6 +158,8 @@ export const CLIENTS: Record<ClientId, ClientSpec> = {
     serversPath: () => ['mcpServers'],
   },
   codex: {
+    // What `codex mcp add --url … --bearer-token-env-var …` writes.
+    remote: {shape: (url, token) => ({url, ...(token ? {bearer_token_env_var: token} : {})})},
     configPath: (place) => join(place, place.env.CODEX_HOME || join(place, place.home, '.codex'), 'config.toml'),
     shape: plainShape,
     // Codex passes only HOME, LANG, PATH, SHELL, TERM and a few more; env_vars names what else it copies.
@@ -142,6 +169,7 @@ export const CLIENTS: Record<ClientId, ClientSpec> = {
     label: 'Codex',
   },
   cursor: {
+    remote: {shape: (url, token) => ({url, ...dollarEnv(token)})},
     configPath: (place) => join(place, place.home, '.cursor', 'mcp.json'),
     shape: plainShape,
     env: expanded((name) => `\${env:${name}}`),
@@ -151,6 +179,7 @@ export const CLIENTS: Record<ClientId, ClientSpec> = {
     serversPath: () => ['mcpServers'],
   },
   vscode: {
+    remote: {shape: (url, token) => ({type: 'http', url, ...dollarEnv(token)})},
     configPath: (place) => join(place, place.cwd, '.vscode', 'mcp.json'),
     shape: typedShape,
     env: expanded((name) => `\${env:${name}}`),
@@ -160,6 +189,8 @@ export const CLIENTS: Record<ClientId, ClientSpec> = {
     serversPath: () => ['servers'],
   },
   gemini: {
+    // What `gemini mcp add --transport http … -H …` writes.
+    remote: {shape: (url, token) => ({url, type: 'http', ...dollar(token)})},
     // The user's settings: a project's .gemini/settings.json is read only in a folder Gemini CLI trusts.
     configPath: (place) => join(place, place.env.GEMINI_CLI_HOME || place.home, '.gemini', 'settings.json'),
     shape: plainShape,
@@ -172,6 +203,7 @@ export const CLIENTS: Record<ClientId, ClientSpec> = {
     serversPath: () => ['mcpServers'],
   },
   windsurf: {
+    remote: {shape: (url, token) => ({serverUrl: url, ...dollarEnv(token)})},
     configPath: (place) => join(place, place.home, '.codeium', 'windsurf', 'mcp_config.json'),
     shape: plainShape,
     env: expanded((name) => `\${env:${name}}`),
@@ -181,6 +213,7 @@ export const CLIENTS: Record<ClientId, ClientSpec> = {
     serversPath: () => ['mcpServers'],
   },
   zed: {
+    remote: {shape: (url) => ({url}), tokenCannot: CANNOT_ZED},
     configPath: (place) => join(place, zedConfigDir(place), 'settings.json'),
     shape: (launch) => ({source: 'custom', command: launch.command, args: launch.args}),
     env: {cannot: CANNOT_ZED},
@@ -190,6 +223,10 @@ export const CLIENTS: Record<ClientId, ClientSpec> = {
     serversPath: () => ['context_servers'],
   },
   goose: {
+    remote: {
+      shape: (url, _token, name) => ({enabled: true, type: 'streamable_http', name, description: `${name} commands as MCP tools`, uri: url, timeout: 300}),
+      tokenCannot: 'how Goose fills a header from its environment is not documented',
+    },
     configPath: (place) => join(place, gooseConfigDir(place), 'config.yaml'),
     shape: (launch, name) => ({enabled: true, type: 'stdio', name, description: `${name} commands as MCP tools`, cmd: launch.command, args: launch.args, timeout: 300}),
     // env_keys: Goose takes each value from its environment (or its secret store).
@@ -211,17 +248,24 @@ export function shellQuote(word: string, platform: NodeJS.Platform = process.pla
  * The `claude mcp add` line that registers the server with Claude Code, in the given scope (default local), with
  * `-e NAME=${NAME}` for each variable to pass on (Claude Code expands it when it starts the server).
  */
-export function claudeAddCommand(name: string, launch: Launch, platform: NodeJS.Platform = process.platform, scope: ClaudeScope = 'local', env: readonly string[] = []): string {
+export function claudeAddCommand(name: string, target: Target, platform: NodeJS.Platform = process.platform, scope: ClaudeScope = 'local', env: readonly string[] = []): string {
   const scoped = scope === 'local' ? [] : ['--scope', scope]
+  if (isRemote(target)) {
+    const header = target.tokenVariable ? ['--header', `Authorization: Bearer \${${target.tokenVariable}}`] : []
+    return ['claude', 'mcp', 'add', ...scoped, '--transport', 'http', name, target.url, ...header].map((w) => shellQuote(w, platform)).join(' ')
+  }
+
+  const launch = target
   const passed = env.flatMap((variable) => ['-e', `${variable}=\${${variable}}`])
   // The name before -e: claude's -e takes every value up to `--`, and would take the name as one.
   return ['claude', 'mcp', 'add', ...scoped, name, ...passed, '--', launch.command, ...launch.args].map((w) => shellQuote(w, platform)).join(' ')
 }
 
 /** What a person pastes into the client's config file: the entry inside its enclosing object, or the TOML table. */
-export function configSnippet(client: ClientSpec, name: string, launch: Launch, place: Place, env: readonly string[] = []): string {
-  if (client.format === 'toml') return tomlTable(name, launch, env).trimEnd()
-  const nested = client.serversPath(place).reduceRight<Record<string, unknown>>((inner, key) => ({[key]: inner}), {[name]: clientEntry(client, launch, {env, name})})
+export function configSnippet(client: ClientSpec, name: string, target: Target, place: Place, env: readonly string[] = []): string {
+  const entry = clientEntry(client, target, {env, name})
+  if (client.format === 'toml') return tomlTable(name, entry as TomlEntry).trimEnd()
+  const nested = client.serversPath(place).reduceRight<Record<string, unknown>>((inner, key) => ({[key]: inner}), {[name]: entry})
   return client.format === 'yaml' ? stringify(nested).trimEnd() : JSON.stringify(nested, null, 2)
 }
 

@@ -1,4 +1,4 @@
-import {getNodeValue, type Node, parseTree, type ParseError, printParseErrorCode} from 'jsonc-parser'
+import {applyEdits, getNodeValue, modify, type Node, parseTree, type ParseError, printParseErrorCode} from 'jsonc-parser'
 
 import {isDeepStrictEqual} from 'node:util'
 
@@ -92,7 +92,13 @@ function applyAll(text: string, edits: Edit[]): string {
  * an entry already under this name keeps its other keys (`env`, `disabled`, …). Parsed with jsonc-parser; a text it
  * cannot read with certainty (not JSON, a key it must follow or edit given twice) is refused.
  */
-export function mergeJsonServer(text: string, serversPath: readonly string[], name: string, entry: Record<string, unknown>): MergeResult {
+export function mergeJsonServer(text: string, serversPath: readonly string[], name: string, entry: Record<string, unknown>, drop: readonly string[] = []): MergeResult {
+  const cleared = withoutKeys(text, [...serversPath, name], drop.filter((key) => !(key in entry)))
+  if (cleared !== text) {
+    const merged = mergeJsonServer(cleared, serversPath, name, entry)
+    return {status: 'updated', text: merged.text}
+  }
+
   const base = text.trim() === '' ? '{}\n' : text
   const errors: ParseError[] = []
   const root = parseTree(base, errors, {allowEmptyContent: false, allowTrailingComma: true, disallowComments: false})
@@ -145,6 +151,26 @@ export function mergeJsonServer(text: string, serversPath: readonly string[], na
   if (edits.length === 0) return {status: 'unchanged', text}
   return {status: 'updated', text: finish(applyAll(base, edits), style)}
 }
+
+/**
+ * The text without the keys `keys` of the object at `path` (another transport's keys of a server entry: `command`
+ * and `args` where a `url` goes), the rest left as it is; the same text when there are none.
+ */
+function withoutKeys(text: string, path: readonly string[], keys: readonly string[]): string {
+  if (keys.length === 0 || text.trim() === '') return text
+  const root = parseTree(text, [], {allowTrailingComma: true, disallowComments: false})
+  const entry = root && path.reduce<Node | undefined>((node, key) => node?.children?.find((p) => p.children?.[0]?.value === key)?.children?.[1], root)
+  if (entry?.type !== 'object') return text
+  let out = text
+  for (const key of keys) {
+    if (!entry.children?.some((p) => p.children?.[0]?.value === key)) continue
+    out = applyEdits(out, modify(out, [...path, key], undefined, {formattingOptions: styleOptions(styleOf(out))}))
+  }
+
+  return out
+}
+
+const styleOptions = (style: Style) => ({eol: style.eol, insertSpaces: style.unit !== '\t', tabSize: style.unit === '\t' ? 1 : style.unit.length})
 
 /** The edited text, ending with a line break as a config file does. */
 function finish(text: string, style: Style): string {

@@ -1,7 +1,7 @@
 import type {Config} from '@oclif/core'
 
 import {accessSync, constants, closeSync, openSync, readSync, realpathSync, statSync} from 'node:fs'
-import {delimiter, extname, isAbsolute, join, relative, resolve, sep} from 'node:path'
+import {delimiter, extname, isAbsolute, join, relative, sep} from 'node:path'
 
 import {hostBinScript} from '../host/facts.js'
 import {ourCommandWords} from '../host/spelling.js'
@@ -12,29 +12,20 @@ export interface Launch {
   command: string
 }
 
-/** The `mcp stdio` flags an entry passes on (the rest keep their defaults). */
-export interface StdioOptions {
-  cwd?: string
-  exclude?: string[]
-  maxBytes?: number
-  maxTools?: number
-  profile?: string
-  readOnly?: boolean
-  tools?: string[]
+/** Where an MCP client reaches this CLI's `mcp serve` over HTTP, and the variable of its environment holding the token. */
+export interface Remote {
+  tokenVariable?: string
+  url: string
 }
 
-/** `mcp stdio` and its flags, spelled the way this CLI parses them (a `:` separated CLI needs `mcp:stdio`). */
-export function stdioArgs(config: Pick<Config, 'topicSeparator'>, options: StdioOptions): string[] {
-  return [
-    ...ourCommandWords(config, 'stdio'),
-    ...(options.cwd ? ['--cwd', resolve(options.cwd)] : []),
-    ...(options.profile ? ['--profile', options.profile] : []),
-    ...(options.readOnly ? ['--read-only'] : []),
-    ...(options.tools ?? []).flatMap((t) => ['--tools', t]),
-    ...(options.exclude ?? []).flatMap((e) => ['--exclude', e]),
-    ...(options.maxTools === undefined ? [] : ['--max-tools', String(options.maxTools)]),
-    ...(options.maxBytes === undefined ? [] : ['--max-bytes', String(options.maxBytes)]),
-  ]
+/** What a client's entry points at: a server it starts, or one it reaches over HTTP. */
+export type Target = Launch | Remote
+
+export const isRemote = (target: Target): target is Remote => 'url' in target
+
+/** `mcp stdio` and the server flags an entry passes on (settings/flags.ts launchArguments), spelled the way this CLI parses them (a `:` separated CLI needs `mcp:stdio`). */
+export function stdioArgs(config: Pick<Config, 'topicSeparator'>, flags: readonly string[] = []): string[] {
+  return [...ourCommandWords(config, 'stdio'), ...flags]
 }
 
 /** `path` is `dir` or below it (both real paths). */
@@ -120,9 +111,9 @@ function nodeOptionsOf(file: string): string[] | undefined {
  * How to start this CLI from an MCP client, as absolute paths resolved now. The CLI's executable on PATH is
  * preferred (it survives upgrades that move files inside the package), else the package's bin script.
  */
-export function resolveLaunch(config: Config, options: StdioOptions, env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): Launch {
+export function resolveLaunch(config: Config, flags: readonly string[] = [], env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): Launch {
   const executable = binOnPath(config, env, platform) ?? hostBinScript(config)
-  const args = stdioArgs(config, options)
+  const args = stdioArgs(config, flags)
   const nodeOptions = nodeOptionsOf(executable)
   return nodeOptions ? {args: [...nodeOptions, executable, ...args], command: process.execPath} : {args, command: executable}
 }

@@ -1,5 +1,3 @@
-import type {Launch} from './launch.js'
-
 import {ClientConfigError, type MergeResult} from './config-file-update.js'
 
 /**
@@ -26,15 +24,17 @@ function tomlKey(key: string): string {
 
 const tomlArray = (values: readonly string[]) => `[${values.map((v) => tomlString(v)).join(', ')}]`
 
-/** The table that launches this server, as it is written into config.toml (`env_vars`: what Codex is to pass on). */
-export function tomlTable(name: string, launch: Launch, envVars: readonly string[] = []): string {
-  return [
-    `[mcp_servers.${tomlKey(name)}]`,
-    `command = ${tomlString(launch.command)}`,
-    `args = ${tomlArray(launch.args)}`,
-    ...(envVars.length > 0 ? [`env_vars = ${tomlArray(envVars)}`] : []),
-    '',
-  ].join('\n')
+/** The keys of a server's table: strings and arrays of strings (`command`, `args`, `env_vars`; `url`, `bearer_token_env_var`). */
+export type TomlEntry = Record<string, readonly string[] | string>
+
+/** How Codex reaches a server: a command it starts, or a URL. Writing one form drops the other's keys. */
+const TRANSPORT_KEYS = ['command', 'args', 'url', 'bearer_token_env_var']
+
+/** The table of this server, as it is written into config.toml. */
+export function tomlTable(name: string, entry: TomlEntry): string {
+  const value = (v: readonly string[] | string) => (typeof v === 'string' ? tomlString(v) : tomlArray(v))
+  const keys = [...TRANSPORT_KEYS.filter((key) => key in entry), ...Object.keys(entry).filter((key) => !TRANSPORT_KEYS.includes(key))]
+  return [`[mcp_servers.${tomlKey(name)}]`, ...keys.map((key) => `${tomlKey(key)} = ${value(entry[key])}`), ''].join('\n')
 }
 
 /** A dotted key at `start`: its parts (quotes removed) and where it ends. */
@@ -125,12 +125,13 @@ function scan(lines: readonly string[]): Statement[] {
 const startsWith = (path: readonly string[], prefix: readonly string[]) => prefix.every((part, i) => path[i] === part)
 
 /**
- * Puts `[mcp_servers.<name>]` with this launch's `command` and `args` (and `env_vars`, when given) into a config.toml
- * text: in place of those keys when the table exists (its other keys, sub-tables and comments stay), else appended. Refuses, with a
- * ClientConfigError, a file it cannot read and a server defined in a form it cannot safely edit (dotted keys or an
- * inline table elsewhere, an array of tables, the table twice).
+ * Puts `[mcp_servers.<name>]` with the entry's keys (a launch's `command` and `args`, and `env_vars` when given; or a
+ * `url` and its token's variable) into a config.toml text: in place of those keys, and of the other transport's, when
+ * the table exists (its other keys, sub-tables and comments stay), else appended. Refuses, with a ClientConfigError, a
+ * file it cannot read and a server defined in a form it cannot safely edit (dotted keys or an inline table elsewhere,
+ * an array of tables, the table twice).
  */
-export function upsertTomlServer(text: string, name: string, launch: Launch, envVars: readonly string[] = []): MergeResult {
+export function upsertTomlServer(text: string, name: string, entry: TomlEntry): MergeResult {
   const eol = text.includes('\r\n') ? '\r\n' : '\n'
   const lines = text.split(/\r?\n/)
   const statements = scan(lines)
@@ -154,9 +155,10 @@ export function upsertTomlServer(text: string, name: string, launch: Launch, env
     }
   }
 
-  const table = tomlTable(name, launch, envVars).trimEnd().split('\n')
-  // The keys this command writes; env_vars only when it was given some (one written by hand stays otherwise).
-  const managed = table.slice(1).map((line) => line.split(' = ')[0])
+  const table = tomlTable(name, entry).trimEnd().split('\n')
+  // The keys this command writes, and both transports' (env_vars only when it was given some: one written by hand
+  // stays otherwise).
+  const managed = [...new Set([...Object.keys(entry), ...TRANSPORT_KEYS])]
   if (!header) {
     const body = text.replace(/(?:\r?\n)*$/, '')
     return {status: 'added', text: `${body}${body ? eol + eol : ''}${table.join(eol)}${eol}`}
@@ -169,7 +171,7 @@ export function upsertTomlServer(text: string, name: string, launch: Launch, env
   )
   const dropped = new Set(replaced.flatMap((s) => Array.from({length: s.last - s.first + 1}, (_, i) => s.first + i)))
   const before = replaced.map((s) => lines.slice(s.first, s.last + 1).join('\n').trim()).sort()
-  if (before.length === managed.length && before.join('\n') === table.slice(1).sort().join('\n')) return {status: 'unchanged', text}
+  if (before.join('\n') === table.slice(1).sort().join('\n')) return {status: 'unchanged', text}
   const kept = lines.flatMap((line, n) => (n === first ? [line, ...table.slice(1)] : dropped.has(n) ? [] : [line]))
   return {status: 'updated', text: kept.join(eol)}
 }

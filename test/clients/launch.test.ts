@@ -4,20 +4,40 @@ import {chmodSync, mkdirSync, symlinkSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 
 import {binOnPath, resolveLaunch, stdioArgs} from '../../src/clients/launch.js'
+import {launchArguments} from '../../src/settings/flags.js'
 import {ROOT, scratch, TASKBOX_BIN} from '../helpers/taskbox.js'
 
 describe('stdioArgs', () => {
-  it.each([
-    {args: ['mcp', 'stdio'], options: {}},
-    {args: ['mcp', 'stdio', '--cwd', '/srv/app', '--profile', 'core', '--read-only'], options: {cwd: '/srv/app', profile: 'core', readOnly: true}},
-    {args: ['mcp', 'stdio', '--tools', 'tasks', '--tools', 'report weekly', '--exclude', 'sync'], options: {exclude: ['sync'], tools: ['tasks', 'report weekly']}},
-    {args: ['mcp', 'stdio', '--max-tools', '0', '--max-bytes', '4096'], options: {maxBytes: 4096, maxTools: 0}},
-  ])('$options → $args', ({args, options}) => {
-    expect(stdioArgs({topicSeparator: ' '}, options)).toEqual(args)
+  it('is mcp stdio and the flags given', () => {
+    expect(stdioArgs({topicSeparator: ' '})).toEqual(['mcp', 'stdio'])
+    expect(stdioArgs({topicSeparator: ' '}, ['--read-only', '--client', 'codex'])).toEqual(['mcp', 'stdio', '--read-only', '--client', 'codex'])
   })
 
   it('spells the command mcp:stdio in a CLI whose topic separator is ":"', () => {
-    expect(stdioArgs({topicSeparator: ':'}, {readOnly: true})).toEqual(['mcp:stdio', '--read-only'])
+    expect(stdioArgs({topicSeparator: ':'}, ['--read-only'])).toEqual(['mcp:stdio', '--read-only'])
+  })
+})
+
+describe('launchArguments', () => {
+  const definitions = {
+    'allow-cwd': {multiple: true, type: 'option'},
+    audit: {allowNo: true, type: 'boolean'},
+    cwd: {type: 'option'},
+    foreground: {type: 'option'},
+    'read-only': {type: 'boolean'},
+    tools: {multiple: true, type: 'option'},
+  }
+  it.each([
+    [{}, []],
+    [{cwd: '/srv/app', 'read-only': true}, ['--cwd', '/srv/app', '--read-only']],
+    [{'read-only': false}, []],
+    [{audit: false}, ['--no-audit']],
+    [{audit: true}, ['--audit']],
+    [{foreground: 5}, ['--foreground', '5']],
+    [{'allow-cwd': ['/a', '/b'], tools: ['tasks', 'report weekly']}, ['--allow-cwd', '/a', '--allow-cwd', '/b', '--tools', 'tasks', '--tools', 'report weekly']],
+    [{json: true, unknown: 'x'}, []],
+  ])('%p → %p', (given, args) => {
+    expect(launchArguments(given, definitions)).toEqual(args)
   })
 })
 
@@ -30,7 +50,7 @@ describe('resolveLaunch', () => {
   afterAll(() => space.cleanup())
 
   it('launches a plain Node bin script with the Node running now', () => {
-    expect(resolveLaunch(taskbox, {readOnly: true}, {PATH: ''})).toEqual({args: [TASKBOX_BIN, 'mcp', 'stdio', '--read-only'], command: process.execPath})
+    expect(resolveLaunch(taskbox, ['--read-only'], {PATH: ''})).toEqual({args: [TASKBOX_BIN, 'mcp', 'stdio', '--read-only'], command: process.execPath})
   })
 
   it("prefers the CLI's executable on PATH, but only one that resolves into the CLI's package", () => {
@@ -50,7 +70,7 @@ describe('resolveLaunch', () => {
     const config = {bin: 'tb', root}
     expect(binOnPath(config, {PATH: stranger})).toBeUndefined()
     expect(binOnPath(config, {PATH: [stranger, onPath].join(':')})).toBe(join(onPath, 'tb'))
-    const launch = resolveLaunch({...taskbox, bin: 'tb', root, topicSeparator: ' '} as Config, {}, {PATH: onPath})
+    const launch = resolveLaunch({...taskbox, bin: 'tb', root, topicSeparator: ' '} as Config, [], {PATH: onPath})
     // A shell wrapper (a standalone install that brings its own Node) is launched as it is.
     expect(launch).toEqual({args: ['mcp', 'stdio'], command: join(onPath, 'tb')})
   })
@@ -74,7 +94,7 @@ describe('resolveLaunch of a bin whose #! line gives Node options', () => {
     const bin = join(root, 'bin', 'run')
     writeFileSync(bin, `${shebang}\nrequire('x')\n`)
     const config = {...taskbox, bin: 'tb', pjson: {...taskbox.pjson, bin: {tb: './bin/run'}}, root, topicSeparator: ':'} as unknown as Config
-    expect(resolveLaunch(config, {}, {PATH: ''})).toEqual({args: [...options, bin, 'mcp:stdio'], command: process.execPath})
+    expect(resolveLaunch(config, [], {PATH: ''})).toEqual({args: [...options, bin, 'mcp:stdio'], command: process.execPath})
   })
 
   it('launches a script whose #! line runs something else as it is', () => {
@@ -83,7 +103,7 @@ describe('resolveLaunch of a bin whose #! line gives Node options', () => {
     const bin = join(root, 'bin', 'run')
     writeFileSync(bin, '#!/usr/bin/env -S bun --smol\n')
     const config = {...taskbox, bin: 'tb', pjson: {...taskbox.pjson, bin: {tb: './bin/run'}}, root, topicSeparator: ':'} as unknown as Config
-    expect(resolveLaunch(config, {}, {PATH: ''})).toEqual({args: ['mcp:stdio'], command: bin})
+    expect(resolveLaunch(config, [], {PATH: ''})).toEqual({args: ['mcp:stdio'], command: bin})
   })
 })
 

@@ -66,13 +66,22 @@ describe('upsertTomlServer', () => {
 
 describe('upsertTomlServer with env_vars', () => {
   it('writes env_vars with the launch, and leaves one written by hand alone when none are given', () => {
-    const added = upsertTomlServer('', 'taskbox', launch, ['HEROKU_API_KEY'])
+    const added = upsertTomlServer('', 'taskbox', {...launch, env_vars: ['HEROKU_API_KEY']})
     expect(added.text).toContain('env_vars = ["HEROKU_API_KEY"]')
-    expect(upsertTomlServer(added.text, 'taskbox', launch, ['HEROKU_API_KEY'])).toEqual({status: 'unchanged', text: added.text})
-    const changed = upsertTomlServer(added.text, 'taskbox', launch, ['HEROKU_API_KEY', 'HEROKU_ORG'])
+    expect(upsertTomlServer(added.text, 'taskbox', {...launch, env_vars: ['HEROKU_API_KEY']})).toEqual({status: 'unchanged', text: added.text})
+    const changed = upsertTomlServer(added.text, 'taskbox', {...launch, env_vars: ['HEROKU_API_KEY', 'HEROKU_ORG']})
     expect(changed.status).toBe('updated')
     expect(changed.text.match(/env_vars/g)).toHaveLength(1)
     expect(changed.text).toContain('env_vars = ["HEROKU_API_KEY", "HEROKU_ORG"]')
     expect(upsertTomlServer(added.text, 'taskbox', launch)).toEqual({status: 'unchanged', text: added.text})
+  })
+})
+
+describe('upsertTomlServer across transports', () => {
+  it('switches a table from a command to a URL and back, dropping the other transport\'s keys and keeping the rest', () => {
+    const started = upsertTomlServer('', 'taskbox', launch).text.replace('[mcp_servers.taskbox]\n', '[mcp_servers.taskbox]\nstartup_timeout_sec = 30\n')
+    const remote = upsertTomlServer(started, 'taskbox', {bearer_token_env_var: 'TB_TOKEN', url: 'http://127.0.0.1:5757/mcp?client=codex'})
+    expect(remote.text).toBe('[mcp_servers.taskbox]\nurl = "http://127.0.0.1:5757/mcp?client=codex"\nbearer_token_env_var = "TB_TOKEN"\nstartup_timeout_sec = 30\n')
+    expect(upsertTomlServer(remote.text, 'taskbox', launch).text).toBe(`${tomlTable('taskbox', launch)}startup_timeout_sec = 30\n`)
   })
 })

@@ -5,20 +5,28 @@ import {resolve} from 'node:path'
 import {type ClientSetup, clientSetup, writeClientConfig} from '../../clients/client-setup.js'
 import {CLAUDE_SCOPES, type ClaudeScope, checkEnvName, checkServerName, CLIENT_IDS, currentPlace} from '../../clients/client-specs.js'
 import {ClientConfigError, type WriteOutcome} from '../../clients/config-file-update.js'
-import {type Launch, resolveLaunch} from '../../clients/launch.js'
+import {type Launch, type Remote, resolveLaunch} from '../../clients/launch.js'
 import {HostCommand} from '../../host/command.js'
 import {spelled} from '../../host/spelling.js'
 import {prepareServerFor} from '../../mcp/lifecycle.js'
-import {projectionFlags, serverFlags} from '../../settings/flags.js'
+import {launchArguments, projectionFlags, serverFlags} from '../../settings/flags.js'
 
 interface ConfigResult {
   clients: ClientSetup[]
-  launch: Launch
+  /** The launch line without a host's own flag (a server over HTTP has none). */
+  launch?: Launch
   name: string
   written?: WriteOutcome
 }
 
 const WRITTEN = {added: 'Added', unchanged: 'Already up to date:', updated: 'Updated'}
+
+/**
+ * The server flags an entry passes on, as `mcp config` takes them: without their defaults, so only what is given is
+ * written (`--client` is this command's own: each entry names its host itself).
+ */
+const {client: _ownClient, ...passedServerFlags} = serverFlags
+const PASSED_FLAGS = {...Object.fromEntries(Object.entries(passedServerFlags).map(([name, flag]) => [name, {...flag, default: undefined}])), ...projectionFlags} as typeof passedServerFlags & typeof projectionFlags
 
 /** What Claude Code does with a server of each scope, said after writing one. */
 const CLAUDE_SCOPE_NOTES: Record<ClaudeScope, (cwd: string, name: string) => string> = {
@@ -45,17 +53,23 @@ The command is this CLI's executable on PATH when it resolves into this CLI's pa
     {command: "<%= config.bin %> <%= command.id %> --client gemini --write --env <%= config.scopedEnvVarKey('API_KEY') %>", description: 'Add the server to Gemini CLI, passing an API key on from its environment'},
   ]
   static flags = {
-    ...projectionFlags,
+    ...PASSED_FLAGS,
     client: Flags.option({description: 'The MCP client to configure (default: print for every client).', options: CLIENT_IDS})(),
     scope: Flags.option({
       description: "Claude Code only: local (default, this directory, in ~/.claude.json, as `claude mcp add` writes it), user (every directory), or project (this directory's .mcp.json, which Claude Code asks each person to approve once).",
       options: CLAUDE_SCOPES,
     })(),
     'config-path': Flags.string({dependsOn: ['client'], description: "Use this file instead of the client's usual config file."}),
-    cwd: serverFlags.cwd,
     env: Flags.string({description: "A variable of the client's own environment the server must get (e.g. an API key); repeat for several. Its value is never written.", multiple: true}),
     name: Flags.string({description: "The server's name in the client (default: the CLI's bin)."}),
     write: Flags.boolean({dependsOn: ['client'], description: "Merge the entry into the client's config file (a backup is kept)."}),
+    url: Flags.string({
+      description: 'Reach a running "mcp serve" at this URL (http://host:port/mcp) instead of starting "mcp stdio": each entry names its host in the URL (?client=…).',
+    }),
+    'token-env': Flags.string({
+      dependsOn: ['url'],
+      description: "With --url: the variable of the client's own environment that holds the server's bearer token, sent as Authorization: Bearer; its value is never written.",
+    }),
   }
 
   async run(): Promise<ConfigResult> {
@@ -72,14 +86,21 @@ The command is this CLI's executable on PATH when it resolves into this CLI's pa
       if (bad) this.error(bad, {exit: 2})
     }
 
-    const launch = resolveLaunch(this.config, {...flags, maxBytes: flags['max-bytes'], maxTools: flags['max-tools'], readOnly: flags['read-only']})
+    // Every server flag given here goes on the launch line, paths made absolute; then the host the entry is for, so
+    // the server knows whom it serves when the host does not say (settings/agent-hosts.ts).
+    const absolute = {cwd: flags.cwd && resolve(flags.cwd), 'allow-cwd': flags['allow-cwd']?.map((dir) => resolve(dir))}
+    const passed = launchArguments({...flags, ...absolute}, PASSED_FLAGS)
+    const remote = flags.url === undefined ? undefined : this.remoteOf(flags.url, flags['token-env'], passed, env)
+    const launch = remote ? undefined : resolveLaunch(this.config, passed)
     const place = currentPlace(flags.scope)
     const clients = (flags.client ? [flags.client] : CLIENT_IDS).map((id) => {
-      const setup = clientSetup(id, name, launch, place, env)
+      const target = remote ? remote(id) : resolveLaunch(this.config, [...passed, '--client', id])
+      const setup = clientSetup(id, name, target, place, env)
       return flags['config-path'] ? {...setup, path: resolve(flags['config-path'])} : setup
     })
-    // A client asked for by name that cannot pass the variables on would start a server that silently lacks them.
-    if (flags.client && clients[0].unpassable) this.error(clients[0].unpassable, {exit: 2})
+    // A client asked for by name that cannot pass the variables on would start a server that silently lacks them;
+    // one that cannot reach a server over HTTP gets no entry at all.
+    if (flags.client && (clients[0].unreachable ?? clients[0].unpassable)) this.error((clients[0].unreachable ?? clients[0].unpassable)!, {exit: 2})
     if (!flags.write) {
       for (const [i, setup] of clients.entries()) this.show(setup, i > 0)
       return {clients, launch, name}
@@ -88,7 +109,7 @@ The command is this CLI's executable on PATH when it resolves into this CLI's pa
     const [setup] = clients
     let written: WriteOutcome
     try {
-      written = await writeClientConfig(setup.client, name, launch, setup.path, place, env)
+      written = await writeClientConfig(setup.client, name, setup.target, setup.path, place, env)
     } catch (error) {
       if (!(error instanceof ClientConfigError)) throw error
       this.error(`Cannot update ${setup.path}: ${error.message}. The file was not changed.`, {
@@ -104,10 +125,40 @@ The command is this CLI's executable on PATH when it resolves into this CLI's pa
     return {clients, launch, name, written}
   }
 
+  /**
+   * The URL each client reaches the server at (`?client=<id>`, so a server that cannot tell from the request knows
+   * the host), with the variable holding the token; a bad URL, or server flags that belong to `mcp serve`, exit 2.
+   */
+  private remoteOf(url: string, tokenVariable: string | undefined, passed: readonly string[], env: readonly string[]): (id: string) => Remote {
+    let parsed: URL
+    try {
+      parsed = new URL(url)
+    } catch {
+      this.error(`--url "${url}" is not a URL: give the address "mcp serve" printed (http://127.0.0.1:5757/mcp).`, {exit: 2})
+    }
+
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') this.error(`--url must be an http:// or https:// URL, not ${parsed.protocol}`, {exit: 2})
+    if (parsed.username || parsed.password) this.error('--url must not carry a user name or password: give the token with --token-env.', {exit: 2})
+    if (passed.length > 0) this.error(`${passed.filter((arg) => arg.startsWith('--')).join(', ')} belong to the server: give them to "mcp serve", which a client of --url only reaches.`, {exit: 2})
+    if (env.length > 0) this.error('--env passes variables to a server the client starts; a server at --url runs with its own environment.', {exit: 2})
+    const bad = tokenVariable === undefined ? undefined : checkEnvName(tokenVariable)
+    if (bad) this.error(bad, {exit: 2})
+    return (id) => {
+      const own = new URL(parsed)
+      own.searchParams.set('client', id)
+      return {url: own.href, ...(tokenVariable ? {tokenVariable} : {})}
+    }
+  }
+
   /** The text to paste on stdout; what it is and where it goes on stderr, so stdout can be piped as it is. */
   private show(setup: ClientSetup, separate: boolean): void {
     if (this.jsonEnabled()) return
     if (separate) this.log('')
+    if (setup.unreachable) {
+      this.logToStderr(`# ${setup.unreachable}`)
+      return
+    }
+
     if (setup.unpassable) this.logToStderr(`# ${setup.unpassable} The entry below goes without them.`)
     if (setup.addCommand) {
       this.logToStderr(`# ${setup.label}: register it with the claude CLI`)

@@ -26,6 +26,8 @@ const report = async (args: string[]) => {
 }
 
 const LAUNCH = [TASKBOX_BIN, 'mcp', 'stdio']
+/** The launch line of one host's entry: it names the host, so the server knows whom it serves. */
+const launchFor = (client: string) => [...LAUNCH, '--client', client]
 
 beforeAll(() => mkdirSync(project))
 afterEach(() => stopAll())
@@ -39,23 +41,23 @@ describe('mcp config: what each client gets', () => {
   })
 
   it.each([
-    ['cursor', join(home, '.cursor/mcp.json'), {mcpServers: {taskbox: {command: process.execPath, args: LAUNCH}}}],
-    ['claude-desktop', join(home, 'config/Claude/claude_desktop_config.json'), {mcpServers: {taskbox: {command: process.execPath, args: LAUNCH}}}],
-    ['vscode', join(project, '.vscode/mcp.json'), {servers: {taskbox: {type: 'stdio', command: process.execPath, args: LAUNCH}}}],
-    ['claude-code', join(home, '.claude.json'), {projects: {[project]: {mcpServers: {taskbox: {type: 'stdio', command: process.execPath, args: LAUNCH}}}}}],
+    ['cursor', join(home, '.cursor/mcp.json'), {mcpServers: {taskbox: {command: process.execPath, args: launchFor('cursor')}}}],
+    ['claude-desktop', join(home, 'config/Claude/claude_desktop_config.json'), {mcpServers: {taskbox: {command: process.execPath, args: launchFor('claude-desktop')}}}],
+    ['vscode', join(project, '.vscode/mcp.json'), {servers: {taskbox: {type: 'stdio', command: process.execPath, args: launchFor('vscode')}}}],
+    ['claude-code', join(home, '.claude.json'), {projects: {[project]: {mcpServers: {taskbox: {type: 'stdio', command: process.execPath, args: launchFor('claude-code')}}}}}],
   ])('%s: stdout is exactly the JSON for %s', async (client, path, expected) => {
     const ran = await config(['--client', client])
     expect(ran.code).toBe(0)
     const printed = client === 'claude-code' ? ran.stdout.slice(ran.stdout.indexOf('\n') + 1) : ran.stdout
     expect(JSON.parse(printed)).toEqual(expected)
     expect(ran.stderr).toContain(path)
-    if (client === 'claude-code') expect(ran.stdout.split('\n')[0]).toBe(`claude mcp add taskbox -- ${process.execPath} ${TASKBOX_BIN} mcp stdio`)
+    if (client === 'claude-code') expect(ran.stdout.split('\n')[0]).toBe(`claude mcp add taskbox -- ${process.execPath} ${TASKBOX_BIN} mcp stdio --client claude-code`)
   })
 
   it('codex: stdout is the TOML table', async () => {
     const ran = await config(['--client', 'codex'])
     expect(ran.code).toBe(0)
-    expect(ran.stdout).toBe(`[mcp_servers.taskbox]\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${LAUNCH.map((a) => JSON.stringify(a)).join(', ')}]\n`)
+    expect(ran.stdout).toBe(`[mcp_servers.taskbox]\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${launchFor('codex').map((a) => JSON.stringify(a)).join(', ')}]\n`)
     expect(ran.stderr).toContain(join(home, '.codex/config.toml'))
   })
 
@@ -90,9 +92,19 @@ describe('mcp config: what each client gets', () => {
 
   it('passes --cwd (absolute), --read-only, --tools, --exclude and --name on', async () => {
     const found = await report(['--client', 'vscode', '--cwd', '.', '--read-only', '--tools', 'tasks', '--exclude', 'sync', '--name', 'tb-ro'])
-    const args = [...LAUNCH, '--cwd', project, '--read-only', '--tools', 'tasks', '--exclude', 'sync']
-    expect(found.launch.args).toEqual(args)
+    const passed = ['--cwd', project, '--exclude', 'sync', '--read-only', '--tools', 'tasks']
+    expect(found.launch.args).toEqual([...LAUNCH, ...passed])
+    const args = [...LAUNCH, ...passed, '--client', 'vscode']
     expect(JSON.parse(found.clients[0].snippet)).toEqual({servers: {'tb-ro': {type: 'stdio', command: process.execPath, args}}})
+  })
+
+  it('passes every server flag given on, and only those: confirmation, host approval, limits, workers, audit, allowed directories', async () => {
+    const found = await report(['--client', 'codex', '--confirm-destructive', '--trust-host-approval', '--foreground', '5', '--max-result-tokens', '8000', '--workers', '0', '--no-audit', '--allow-cwd', '.'])
+    expect(found.clients[0].entry.args).toEqual([...LAUNCH, '--allow-cwd', project, '--no-audit', '--confirm-destructive', '--foreground', '5', '--max-result-tokens', '8000', '--trust-host-approval', '--workers', '0', '--client', 'codex'])
+    // The server the host starts takes the line as it is written.
+    const args = found.clients[0].entry.args as string[]
+    const tools = await runTaskbox(['mcp', 'tools', ...args.slice(3).filter((arg, i, all) => arg !== '--client' && all[i - 1] !== '--client'), '--json'], {cwd: project, env})
+    expect(tools.code).toBe(0)
   })
 
   it.each([
@@ -104,6 +116,54 @@ describe('mcp config: what each client gets', () => {
     const ran = await config(args)
     expect(ran.code).not.toBe(0)
     expect(plain(ran.stderr)).toContain(message)
+  })
+})
+
+describe('mcp config --url: a running mcp serve, reached over HTTP', () => {
+  const URL_GIVEN = 'http://127.0.0.1:5757/mcp'
+  const at = (client: string) => `${URL_GIVEN}?client=${client}`
+
+  it('gives each host its own entry, naming the host in the URL and the token by a variable of its environment', async () => {
+    const found = await report(['--url', URL_GIVEN, '--token-env', 'TB_TOKEN'])
+    const by = Object.fromEntries(found.clients.map((c) => [c.client, c]))
+    expect(by['claude-code'].entry).toEqual({type: 'http', url: at('claude-code'), headers: {Authorization: 'Bearer ${TB_TOKEN}'}})
+    expect(by['claude-code'].addCommand).toBe(`claude mcp add --transport http taskbox '${at('claude-code')}' --header 'Authorization: Bearer \${TB_TOKEN}'`)
+    expect(by.codex.entry).toEqual({url: at('codex'), bearer_token_env_var: 'TB_TOKEN'})
+    expect(by.gemini.entry).toEqual({url: at('gemini'), type: 'http', headers: {Authorization: 'Bearer ${TB_TOKEN}'}})
+    expect(by.cursor.entry).toEqual({url: at('cursor'), headers: {Authorization: 'Bearer ${env:TB_TOKEN}'}})
+    expect(by.vscode.entry).toEqual({type: 'http', url: at('vscode'), headers: {Authorization: 'Bearer ${env:TB_TOKEN}'}})
+    expect(by.windsurf.entry).toEqual({serverUrl: at('windsurf'), headers: {Authorization: 'Bearer ${env:TB_TOKEN}'}})
+    // Hosts that cannot do it say why, and get no entry.
+    expect(by['claude-desktop'].unreachable).toMatch(/^Claude Desktop cannot reach a server over HTTP from its config file: it adds remote servers as connectors/)
+    expect(by.zed.unreachable).toMatch(/^Zed cannot send a token from a variable/)
+    expect(by.goose.unreachable).toMatch(/^Goose cannot send a token from a variable/)
+    expect((await report(['--url', URL_GIVEN, '--client', 'zed'])).clients[0].entry).toEqual({url: at('zed')})
+  })
+
+  it('refuses a host that cannot, a URL that is not one, server flags and --env, saying why', async () => {
+    for (const [args, message] of [
+      [['--client', 'claude-desktop'], 'adds remote servers as connectors'],
+      [['--client', 'zed', '--token-env', 'TB_TOKEN'], 'cannot send a token from a variable'],
+      [['--read-only'], '--read-only belong to the server'],
+      [['--env', 'X_KEY'], 'a server at --url runs with its own environment'],
+      [['--token-env', 'not-a-name'], 'is not an environment variable name'],
+    ] as const) {
+      const ran = await config(['--url', URL_GIVEN, ...args])
+      expect([args, ran.code]).toEqual([args, 2])
+      expect(plain(ran.stderr)).toContain(message)
+    }
+
+    for (const url of ['not a url', 'ftp://x/mcp', 'http://me:pw@127.0.0.1/mcp']) expect((await config(['--url', url])).code).toBe(2)
+  })
+
+  it('replaces a server the host started with one it reaches, and back, dropping the other way\'s keys', async () => {
+    const path = join(space.dir, 'switch', 'mcp.json')
+    mkdirSync(join(path, '..'))
+    writeFileSync(path, JSON.stringify({mcpServers: {taskbox: {command: 'old', args: [], env: {KEEP: '1'}}}}, null, 2))
+    expect((await config(['--client', 'cursor', '--write', '--config-path', path, '--url', URL_GIVEN])).code).toBe(0)
+    expect(JSON.parse(readFileSync(path, 'utf8')).mcpServers.taskbox).toEqual({env: {KEEP: '1'}, url: at('cursor')})
+    expect((await config(['--client', 'cursor', '--write', '--config-path', path])).code).toBe(0)
+    expect(JSON.parse(readFileSync(path, 'utf8')).mcpServers.taskbox).toEqual({args: launchFor('cursor'), command: process.execPath, env: {KEEP: '1'}})
   })
 })
 
@@ -120,7 +180,7 @@ describe('mcp config --write', () => {
     const first = await config(['--client', 'cursor', '--write', '--config-path', path])
     expect(first.code).toBe(0)
     expect(first.stdout).toMatch(/^Added "taskbox" in Cursor's .+mcp\.json \(previous version kept as .+\.bak\)\n$/)
-    expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual({mcpServers: {other, taskbox: {command: process.execPath, args: LAUNCH}}})
+    expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual({mcpServers: {other, taskbox: {command: process.execPath, args: launchFor('cursor')}}})
     const backups = readdirSync(dir).filter((f) => f.endsWith('.bak'))
     expect(backups).toHaveLength(1)
     expect(readFileSync(join(dir, backups[0]), 'utf8')).toBe(before)
@@ -141,9 +201,9 @@ describe('mcp config --write', () => {
     expect(claude.stdout).toContain('asks each person once before it connects')
     expect(JSON.parse(readFileSync(join(dir, '.vscode/mcp.json'), 'utf8'))).toEqual({
       inputs: [],
-      servers: {other: {type: 'stdio', ...other}, taskbox: {type: 'stdio', command: process.execPath, args: LAUNCH}},
+      servers: {other: {type: 'stdio', ...other}, taskbox: {type: 'stdio', command: process.execPath, args: launchFor('vscode')}},
     })
-    expect(JSON.parse(readFileSync(join(dir, '.mcp.json'), 'utf8'))).toEqual({mcpServers: {taskbox: {type: 'stdio', command: process.execPath, args: LAUNCH}}})
+    expect(JSON.parse(readFileSync(join(dir, '.mcp.json'), 'utf8'))).toEqual({mcpServers: {taskbox: {type: 'stdio', command: process.execPath, args: launchFor('claude-code')}}})
   })
 
   it('writes a Claude Code server where claude mcp add does: local scope, under the directory in ~/.claude.json', async () => {
@@ -158,7 +218,7 @@ describe('mcp config --write', () => {
     const written = JSON.parse(readFileSync(file, 'utf8'))
     expect(written.numStartups).toBe(12)
     expect(written.projects['/elsewhere']).toEqual({allowedTools: [], mcpServers: {}})
-    expect(written.projects[dir].mcpServers.taskbox).toEqual({type: 'stdio', command: process.execPath, args: LAUNCH})
+    expect(written.projects[dir].mcpServers.taskbox).toEqual({type: 'stdio', command: process.execPath, args: launchFor('claude-code')})
   })
 
   it("edits VS Code's JSONC in place: its comments and every other byte stay", async () => {
@@ -194,7 +254,7 @@ describe('mcp config --write', () => {
     const updated = readFileSync(path, 'utf8')
     expect(updated.startsWith(before)).toBe(true)
     expect(updated).toContain('startup_timeout_sec = 30')
-    expect(updated).toContain('"stdio", "--read-only"]')
+    expect(updated).toContain('"stdio", "--read-only", "--client", "codex"]')
     expect(updated.match(/^command = /gm)).toHaveLength(2)
   })
 
@@ -205,7 +265,7 @@ describe('mcp config --write', () => {
     // Zed has no way to pass a variable on (refused with --env: see above).
     for (const client of Object.keys(files)) expect((await config(['--client', client, '--write', ...(client === 'zed' ? [] : ['--env', 'TASKBOX_API_KEY'])])).code).toBe(0)
     const gemini = JSON.parse(readFileSync(files.gemini, 'utf8'))
-    expect(gemini.mcpServers.taskbox).toEqual({args: LAUNCH, command: process.execPath, env: {TASKBOX_API_KEY: '${TASKBOX_API_KEY}'}})
+    expect(gemini.mcpServers.taskbox).toEqual({args: launchFor('gemini'), command: process.execPath, env: {TASKBOX_API_KEY: '${TASKBOX_API_KEY}'}})
     expect(JSON.parse(readFileSync(files.windsurf, 'utf8')).mcpServers.taskbox.env).toEqual({TASKBOX_API_KEY: '${env:TASKBOX_API_KEY}'})
     const zed = readFileSync(files.zed, 'utf8')
     expect(zed.startsWith('// Zed settings\n{\n  "theme": "One Dark", // mine\n')).toBe(true)
