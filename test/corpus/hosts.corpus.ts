@@ -10,7 +10,7 @@
 // them (`mcpServer/tool/call` in a thread), also without a login.
 import {afterAll, describe, expect, it} from '@jest/globals'
 import {spawn} from 'node:child_process'
-import {mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync} from 'node:fs'
+import {mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 
@@ -77,16 +77,20 @@ describe('Claude Code', () => {
     expect(got.stdout).toMatch(new RegExp(`Environment:[\\s\\S]*${PASSED}=`))
   })
 
-  /** One headless turn of Claude Code in a project where `mcp config --client claude-code --write` registered taskbox. */
-  async function turn(prompt: string, script: ScriptedCall[] = [], extra: string[] = []) {
+  /**
+   * One headless turn of Claude Code in a project where `mcp config --client claude-code --write` registered taskbox (or
+   * `bin`, with `config`'s server flags); `prepare` fills the project first.
+   */
+  async function turn(prompt: string, script: ScriptedCall[] = [], extra: string[] = [], {bin = TASKBOX, config = [], prepare}: {bin?: string; config?: string[]; prepare?: (project: string) => void} = {}) {
     const {env, project} = scratch()
-    const written = await runCli(process.execPath, [TASKBOX, 'mcp', 'config', '--client', 'claude-code', '--write'], env, project)
+    prepare?.(project)
+    const written = await runCli(process.execPath, [bin, 'mcp', 'config', '--client', 'claude-code', '--write', ...config], env, project)
     expect(written.code).toBe(0)
     const model = await startModelEndpoint(script)
     try {
       const ran = await runCli(claude(), ['-p', prompt, '--output-format', 'stream-json', '--verbose', ...extra], {...env, ANTHROPIC_API_KEY: 'sk-ant-offline', ANTHROPIC_BASE_URL: model.url}, project)
       const events = ran.stdout.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>)
-      return {events, sent: sentText(model)}
+      return {bodies: model.bodies, events, project, sent: sentText(model)}
     } finally {
       await model.close()
     }
@@ -126,6 +130,72 @@ describe('Claude Code', () => {
     expect(sent).toContain('# taskbox tasks add')
     expect(sent).toContain('## Usage')
     expect(sent).toContain('Call the tool `tasks_add`.')
+  })
+
+  /**
+   * What the model was handed as the result of its `n`th tool call (the tool_result parts of the last request): its
+   * text, or, when Claude Code sent several blocks (a resource link's line, then the JSON of structuredContent), each.
+   */
+  function toolResult(bodies: Record<string, unknown>[], n: number): string[] {
+    const messages = (bodies.at(-1)?.messages ?? []) as {content: unknown}[]
+    const parts = messages.flatMap((m) => (Array.isArray(m.content) ? (m.content as {content?: unknown; type: string}[]) : [])).filter((part) => part.type === 'tool_result')
+    const content = parts[n]?.content
+    if (typeof content === 'string') return [content]
+    return ((content ?? []) as {text?: string}[]).map((block) => block.text ?? JSON.stringify(block))
+  }
+
+  it('keeps a cut result in front of the model, its notice and the call that reads on first', async () => {
+    // 2 MiB of output: the server cuts it to its budget for Claude Code (60,000 characters), past the 50,000 Claude
+    // keeps inline by default, and says so in the tool's _meta (anthropic/maxResultSizeChars).
+    const {bodies} = await turn('Show me the lines.', [
+      {input: {max_results: 1, query: 'select:mcp__faulty__lines'}, tool: 'ToolSearch'},
+      {input: {kib: 2048}, tool: 'mcp__faulty__lines'},
+    ], ['--allowedTools', 'mcp__faulty__lines'], {bin: FAULTY})
+    const [link, result] = toolResult(bodies, 1)
+    // First the whole output's resource, then the JSON of structuredContent, where what was cut and the exact calls
+    // that read on come first…
+    expect(link).toMatch(/^\[Resource link: stdout of \S+\] faulty:\/\/output\/\S+\/stdout/)
+    expect(result).toMatch(/^\{"cut":\{"message":"Cut to fit what the host shows: only the head and the tail of stdout are shown; the whole output is kept/)
+    expect(result).toMatch(/"read":\[\{"arguments":\{"output":"[^"]+","stream":"stdout","offset":\d+\},"tool":"read_output"\}\]/)
+    // …and the whole cut result stayed inline (a result saved to a file would leave the model a 2,000-character preview).
+    expect(result.length).toBeGreaterThan(50_000)
+    expect(result).toContain('out line 0032768 ')
+  })
+
+  it('shows the model the call that follows a job', async () => {
+    const {bodies} = await turn('Make the weekly report.', [{input: {delay: 30}, tool: 'mcp__taskbox__report_weekly'}], ['--allowedTools', 'mcp__taskbox__report_weekly'], {
+      config: ['--foreground', '1', '--cwd', '.'],
+      prepare: (dir) => writeFileSync(join(dir, '.taskbox.json'), JSON.stringify({name: 'p', nextId: 1, tasks: []})),
+    })
+    const [result] = toolResult(bodies, 0)
+    expect(result).toMatch(/^\{"message":"Job \S+ is running .* Follow it with job_status \{\\"job\\": /)
+    expect(result).toMatch(/"next":\{"arguments":\{"job":"[^"]+","cursor":"[\d.]+","wait":50\},"tool":"job_status"\}/)
+    expect(result).toMatch(/"cancel":\{"arguments":\{"job":"[^"]+"\},"tool":"cancel_job"\}/)
+  })
+
+  it('asks before a destructive tool even under an allow rule for the whole server', async () => {
+    const tasks = JSON.stringify({name: 'p', nextId: 2, tasks: [{done: true, id: 1, title: 'old'}]})
+    const {bodies, project} = await turn('Clear the done tasks.', [{input: {yes: true}, tool: 'mcp__taskbox__tasks_clear'}], ['--allowedTools', 'mcp__taskbox'], {
+      prepare: (dir) => writeFileSync(join(dir, '.taskbox.json'), tasks),
+    })
+    // Headless, nobody can say yes: the call is refused and the command never ran.
+    expect(toolResult(bodies, 0)).toEqual([expect.stringContaining('requires permission')])
+    expect(JSON.parse(readFileSync(join(project, '.taskbox.json'), 'utf8')).tasks).toHaveLength(1)
+  })
+
+  it('finds a deferred command with its own search from a natural query, and loads the gateway up front', async () => {
+    const {bodies} = await turn('Get set up.', [
+      {input: {max_results: 3, query: 'upload the tasks to the team server'}, tool: 'ToolSearch'},
+      {input: {max_results: 3, query: 'start a task list in this folder'}, tool: 'ToolSearch'},
+    ])
+    expect(toolResult(bodies, 0)).toContain('{"type":"tool_reference","tool_name":"mcp__taskbox__sync"}')
+    expect(toolResult(bodies, 1)[0]).toBe('{"type":"tool_reference","tool_name":"mcp__taskbox__init"}')
+    // Loaded before any search: the calls every answer may name (find, describe, run; follow, stop, read on).
+    const first = (bodies[0].tools as {name: string}[]).map((tool) => tool.name)
+    for (const name of ['find_commands', 'describe_command', 'run_command', 'job_status', 'cancel_job', 'read_output']) expect(first).toContain(`mcp__taskbox__${name}`)
+    // The first tool list stays small: every tool of the server the model gets up front, in tokens of about 4 bytes.
+    const ours = (bodies[0].tools as {name: string}[]).filter((tool) => tool.name.startsWith('mcp__taskbox__'))
+    expect(Buffer.byteLength(JSON.stringify(ours)) / 4).toBeLessThan(8000)
   })
 
   it('holds a --scope project server for approval, as the command says it will', async () => {
@@ -262,17 +332,29 @@ describe('Gemini CLI', () => {
   }
 
   /** One headless turn, with an API key that only the loopback endpoint ever sees. */
-  async function turn(prompt: string) {
-    const {env, project} = await geminiProject()
-    const model = await startModelEndpoint()
+  async function turn(prompt: string, script: ScriptedCall[] = [], bin = TASKBOX) {
+    const {env, project} = await geminiProject(bin)
+    const model = await startModelEndpoint(script)
     try {
-      const ran = await runCli(gemini(), ['-p', prompt, '-o', 'json'], {...env, GEMINI_API_KEY: 'offline', GOOGLE_GEMINI_BASE_URL: model.url}, project)
+      // Headless, Gemini CLI offers only tools that need no confirmation: a script that calls one runs in yolo mode.
+      const mode = script.length > 0 ? ['--approval-mode', 'yolo'] : []
+      const ran = await runCli(gemini(), ['-p', prompt, '-o', 'json', ...mode], {...env, GEMINI_API_KEY: 'offline', GOOGLE_GEMINI_BASE_URL: model.url}, project)
       expect(ran.stdout).toContain('"response": "done"')
       return sentText(model)
     } finally {
       await model.close()
     }
   }
+
+  it('shows the model a cut result whole, within what it keeps, the notice first', async () => {
+    const sent = await turn('Show me the lines.', [{input: {kib: 2048}, tool: 'mcp_faulty_lines'}], FAULTY)
+    // Gemini CLI shows the text: the notice and the call that reads the rest right after the header…
+    expect(sent).toMatch(/\(exit 0, \d+ ms, in [^)]+\)\\n\[Cut to fit what the host shows: the head and the tail of the output are shown below; .* Read the rest with read_output \{\\"output\\": /)
+    // …and nothing was cut by Gemini (it keeps the first 8,000 and the last 32,000 characters of a longer text): the
+    // server's own notice in the middle and the last line are both there.
+    expect(sent).toMatch(/\[… \d+ characters not shown\. The whole output is kept/)
+    expect(sent).toContain('out line 0032768 ')
+  })
 
   it('connects to the server mcp config --client gemini --write registers', async () => {
     const {env, project} = await geminiProject()
