@@ -1,9 +1,12 @@
 import type {Target} from './launch.js'
 import type {TomlEntry} from './toml-edit.js'
 
-import {claudeAddCommand, clientEntry, type ClientId, CLIENTS, configSnippet, type Place, unreachable} from './client-specs.js'
+import {readFileSync} from 'node:fs'
+import {dirname, sep} from 'node:path'
+
+import {claudeAddCommand, clientEntry, type ClientId, CLIENTS, configSnippet, geminiTrustPath, type Place, unreachable} from './client-specs.js'
 import {updateConfigFile, type WriteOutcome} from './config-file-update.js'
-import {mergeJsonServer} from './jsonc-edit.js'
+import {mergeJsonServer, setJsonValue} from './jsonc-edit.js'
 import {upsertTomlServer} from './toml-edit.js'
 import {mergeYamlServer} from './yaml-edit.js'
 
@@ -62,4 +65,35 @@ export function writeClientConfig(id: ClientId, name: string, target: Target, pa
     const merge = client.format === 'yaml' ? mergeYamlServer : mergeJsonServer
     return merge(text, client.serversPath(place), name, entry, transportKeys)
   })
+}
+
+/** Whether Gemini CLI trusts `folder`: it or a folder above it is recorded as TRUST_FOLDER (and no nearer entry says otherwise). */
+export function geminiTrusts(place: Place, folder = place.cwd): boolean {
+  let recorded: Record<string, unknown>
+  try {
+    recorded = JSON.parse(readFileSync(geminiTrustPath(place), 'utf8')) as Record<string, unknown>
+  } catch {
+    return false
+  }
+
+  for (let dir = folder; ; dir = dirname(dir)) {
+    if (recorded[dir] !== undefined) return recorded[dir] === 'TRUST_FOLDER' || (dir !== folder && recorded[dir] === 'TRUST_PARENT')
+    if (dirname(dir) === dir || !dir.includes(sep)) return false
+  }
+}
+
+/** Records the current folder as trusted where Gemini CLI keeps its trusted folders (`mcp config --trust`). */
+export function trustGeminiFolder(place: Place): Promise<WriteOutcome> {
+  return updateConfigFile(geminiTrustPath(place), (text) => setJsonValue(text, place.cwd, 'TRUST_FOLDER'))
+}
+
+/**
+ * What a person must know before Gemini CLI runs the server: it starts none in a folder it does not trust (`gemini
+ * mcp list` shows it Disabled there), and headless `gemini -p` offers its model no tool that asks for confirmation.
+ */
+export function geminiNotes(place: Place, bin: string): string[] {
+  const trust = geminiTrusts(place)
+    ? `Gemini CLI trusts ${place.cwd}, so it starts the server there.`
+    : `Gemini CLI starts MCP servers only in folders it trusts: in ${place.cwd} "gemini mcp list" shows this one Disabled until you trust the folder (Gemini asks when you start it there), or run this again with --trust to record it in ${geminiTrustPath(place)}.`
+  return [trust, `Headless, "gemini -p" offers the model no ${bin} tool unless it runs with --approval-mode yolo, which runs every tool without asking.`]
 }

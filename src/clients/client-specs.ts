@@ -238,6 +238,14 @@ export const CLIENTS: Record<ClientId, ClientSpec> = {
   },
 }
 
+/**
+ * Where Gemini CLI keeps the folders it trusts (it starts no MCP server of a folder it does not): its
+ * GEMINI_CLI_TRUSTED_FOLDERS_PATH, else trustedFolders.json in its own folder (read in Gemini CLI 0.61's source).
+ */
+export function geminiTrustPath(place: Place): string {
+  return place.env.GEMINI_CLI_TRUSTED_FOLDERS_PATH || join(place, place.env.GEMINI_CLI_HOME || place.home, '.gemini', 'trustedFolders.json')
+}
+
 /** A word a POSIX shell (or, on Windows, cmd) reads back as itself. */
 export function shellQuote(word: string, platform: NodeJS.Platform = process.platform): string {
   if (/^[\w./:=@%+,-]+$/.test(word)) return word

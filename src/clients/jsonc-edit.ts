@@ -153,6 +153,21 @@ export function mergeJsonServer(text: string, serversPath: readonly string[], na
 }
 
 /**
+ * A JSON or JSONC text with `key` of its top-level object set to `value` (Gemini CLI's trustedFolders.json: a folder
+ * and its trust), comments and every other key kept; refused, with a ClientConfigError, when it is not a JSON object.
+ */
+export function setJsonValue(text: string, key: string, value: unknown): MergeResult {
+  const base = text.trim() === '' ? '{}\n' : text
+  const errors: ParseError[] = []
+  const root = parseTree(base, errors, {allowTrailingComma: true, disallowComments: false})
+  if (errors.length > 0 || root?.type !== 'object') throw new ClientConfigError('UNPARSABLE_CLIENT_CONFIG', 'it does not hold a JSON object it can read')
+  const current = root.children?.find((p) => p.children?.[0]?.value === key)?.children?.[1]
+  if (current && isDeepStrictEqual(getNodeValue(current), value)) return {status: 'unchanged', text}
+  const edited = applyEdits(base, modify(base, [key], value, {formattingOptions: styleOptions(styleOf(base))}))
+  return {status: current ? 'updated' : 'added', text: finish(edited, styleOf(base))}
+}
+
+/**
  * The text without the keys `keys` of the object at `path` (another transport's keys of a server entry: `command`
  * and `args` where a `url` goes), the rest left as it is; the same text when there are none.
  */

@@ -2,7 +2,7 @@ import {Flags} from '@oclif/core'
 
 import {resolve} from 'node:path'
 
-import {type ClientSetup, clientSetup, writeClientConfig} from '../../clients/client-setup.js'
+import {type ClientSetup, clientSetup, geminiNotes, trustGeminiFolder, writeClientConfig} from '../../clients/client-setup.js'
 import {CLAUDE_SCOPES, type ClaudeScope, checkEnvName, checkServerName, CLIENT_IDS, currentPlace} from '../../clients/client-specs.js'
 import {ClientConfigError, type WriteOutcome} from '../../clients/config-file-update.js'
 import {type Launch, type Remote, resolveLaunch} from '../../clients/launch.js'
@@ -63,6 +63,10 @@ The command is this CLI's executable on PATH when it resolves into this CLI's pa
     env: Flags.string({description: "A variable of the client's own environment the server must get (e.g. an API key); repeat for several. Its value is never written.", multiple: true}),
     name: Flags.string({description: "The server's name in the client (default: the CLI's bin)."}),
     write: Flags.boolean({dependsOn: ['client'], description: "Merge the entry into the client's config file (a backup is kept)."}),
+    trust: Flags.boolean({
+      dependsOn: ['write'],
+      description: 'Gemini CLI only: also record the current folder as trusted where Gemini CLI keeps its trusted folders (it starts no MCP server in a folder it does not trust).',
+    }),
     url: Flags.string({
       description: 'Reach a running "mcp serve" at this URL (http://host:port/mcp) instead of starting "mcp stdio": each entry names its host in the URL (?client=…).',
     }),
@@ -101,6 +105,7 @@ The command is this CLI's executable on PATH when it resolves into this CLI's pa
     // A client asked for by name that cannot pass the variables on would start a server that silently lacks them;
     // one that cannot reach a server over HTTP gets no entry at all.
     if (flags.client && (clients[0].unreachable ?? clients[0].unpassable)) this.error((clients[0].unreachable ?? clients[0].unpassable)!, {exit: 2})
+    if (flags.trust && flags.client !== 'gemini') this.error('--trust records a folder Gemini CLI trusts: it goes with --client gemini.', {exit: 2})
     if (!flags.write) {
       for (const [i, setup] of clients.entries()) this.show(setup, i > 0)
       return {clients, launch, name}
@@ -122,6 +127,15 @@ The command is this CLI's executable on PATH when it resolves into this CLI's pa
     const backup = written.backup ? ` (previous version kept as ${written.backup})` : ''
     this.log(`${WRITTEN[written.status]} "${name}" in ${setup.label}'s ${written.path}${backup}`)
     if (setup.client === 'claude-code') this.log(CLAUDE_SCOPE_NOTES[flags.scope ?? 'local'](place.cwd, name))
+    if (setup.client === 'gemini') {
+      if (flags.trust) {
+        const trusted = await trustGeminiFolder(place).catch((error: Error) => this.error(`Cannot record ${place.cwd} as trusted: ${error.message}. Nothing else changed.`, {exit: 1}))
+        if (trusted.status !== 'unchanged') this.log(`Recorded ${place.cwd} as a folder Gemini CLI trusts, in ${trusted.path}${trusted.backup ? ` (previous version kept as ${trusted.backup})` : ''}`)
+      }
+
+      for (const note of geminiNotes(place, this.config.bin)) this.log(note)
+    }
+
     return {clients, launch, name, written}
   }
 
@@ -169,5 +183,6 @@ The command is this CLI's executable on PATH when it resolves into this CLI's pa
     }
 
     this.log(setup.snippet)
+    if (setup.client === 'gemini') for (const note of geminiNotes(currentPlace(), this.config.bin)) this.logToStderr(`# ${note}`)
   }
 }

@@ -119,6 +119,27 @@ describe('mcp config: what each client gets', () => {
   })
 })
 
+describe('mcp config for Gemini CLI: folder trust', () => {
+  it('says, where the person reads it, that Gemini starts the server only in a folder it trusts, and records the trust when asked', async () => {
+    const dir = join(space.dir, 'gemini-trust')
+    mkdirSync(dir)
+    const trustFile = join(home, '.gemini/trustedFolders.json')
+    const untrusted = await config(['--client', 'gemini', '--write'], dir)
+    expect(untrusted.code).toBe(0)
+    expect(plain(untrusted.stdout)).toContain(`in ${dir} "gemini mcp list" shows this one Disabled until you trust the folder`)
+    expect(plain(untrusted.stdout)).toContain('--approval-mode yolo')
+    const printed = await config(['--client', 'gemini'], dir)
+    expect(plain(printed.stderr)).toContain('shows this one Disabled')
+
+    const trusted = await config(['--client', 'gemini', '--write', '--trust'], dir)
+    expect(trusted.code).toBe(0)
+    expect(plain(trusted.stdout)).toContain(`Recorded ${dir} as a folder Gemini CLI trusts, in ${trustFile}`)
+    expect(plain(trusted.stdout)).toContain(`Gemini CLI trusts ${dir}`)
+    expect(JSON.parse(readFileSync(trustFile, 'utf8'))).toMatchObject({[dir]: 'TRUST_FOLDER'})
+    expect((await config(['--client', 'cursor', '--write', '--trust'], dir)).code).toBe(2)
+  })
+})
+
 describe('mcp config --url: a running mcp serve, reached over HTTP', () => {
   const URL_GIVEN = 'http://127.0.0.1:5757/mcp'
   const at = (client: string) => `${URL_GIVEN}?client=${client}`
