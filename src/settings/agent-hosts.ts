@@ -29,6 +29,11 @@ export interface AgentHost {
   label: string
   /** The longest tool name the host accepts, its own prefix included (`mcp__<server>__`). */
   nameLimit: number
+  /**
+   * The protocol revision it speaks, where measured: what a request that does not say (stateless 2025 HTTP sends no
+   * handshake, Gemini CLI no MCP-Protocol-Version header) may be answered with (resource links from 2025-06-18).
+   */
+  protocol?: string
   /** How it names a server's tools before its model, `<server>` and `<tool>` standing for the two names. */
   namePattern?: string
   /**
@@ -58,6 +63,7 @@ export const AGENT_HOSTS: Record<AgentHostId, AgentHost> = {
     label: 'Claude Code',
     nameLimit: 64,
     namePattern: 'mcp__<server>__<tool>',
+    protocol: '2026-07-28',
     // Up to 50,000 characters stay in the model's view; a longer result is saved to a file and the model gets a
     // 2,000-character preview. The per-tool _meta key raises the limit and skips the 25,000-token check.
     resultLimit: 50_000,
@@ -84,6 +90,7 @@ export const AGENT_HOSTS: Record<AgentHostId, AgentHost> = {
     label: 'Codex',
     nameLimit: 64,
     namePattern: 'mcp__<server>__<tool>',
+    protocol: '2025-06-18',
     // A tool output is cut in its middle past its model's token limit (10,000 for gpt-5.5, counted as bytes / 4,
     // with 20 % slack: 24,000 + 24,000 bytes kept); what is cut is "Wall time…\nOutput:\n" and the JSON after it.
     resultLimit: 48_000,
@@ -113,6 +120,7 @@ export const AGENT_HOSTS: Record<AgentHostId, AgentHost> = {
     label: 'Gemini CLI',
     nameLimit: 64,
     namePattern: 'mcp_<server>_<tool>',
+    protocol: '2025-06-18',
     // A result with a single text part is cut at 40,000 characters (its first 8,000 and last 32,000 kept).
     resultLimit: 40_000,
     shows: 'text',

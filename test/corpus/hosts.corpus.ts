@@ -8,13 +8,15 @@
 // its model API on loopback (model-endpoint.ts), and the test reads what the host put in front of the model.
 // Codex: `codex app-server` (JSON-RPC on stdio) lists each MCP server's tools (`mcpServerStatus/list`) and calls
 // them (`mcpServer/tool/call` in a thread), also without a login.
-import {afterAll, describe, expect, it} from '@jest/globals'
+import {afterAll, beforeAll, describe, expect, it} from '@jest/globals'
 import {spawn} from 'node:child_process'
-import {mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync} from 'node:fs'
+import {chmodSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 
+import {type Served, serveTaskbox} from '../helpers/serve.js'
 import {installDir, ROOT, runCli} from './clis.js'
+import {codexTurn} from './codex-turn.js'
 import {type ScriptedCall, sentText, startModelEndpoint} from './model-endpoint.js'
 
 const TASKBOX = join(ROOT, 'examples/taskbox/bin/run.js')
@@ -356,6 +358,16 @@ describe('Gemini CLI', () => {
     expect(sent).toContain('out line 0032768 ')
   })
 
+  it('connects in the folder mcp config --write --trust records as trusted, and shows the server Disabled without it', async () => {
+    for (const trust of [false, true]) {
+      const {env, project} = scratch()
+      const written = await runCli(process.execPath, [TASKBOX, 'mcp', 'config', '--client', 'gemini', '--write', ...(trust ? ['--trust'] : [])], env, project)
+      expect(written.code).toBe(0)
+      const listed = await runCli(gemini(), ['mcp', 'list'], env, project)
+      expect([trust, listed.stdout + listed.stderr]).toEqual([trust, expect.stringMatching(trust ? /taskbox: .* - Connected/ : /taskbox: .*Disabled/)])
+    }
+  })
+
   it('connects to the server mcp config --client gemini --write registers', async () => {
     const {env, project} = await geminiProject()
     const listed = await runCli(gemini(), ['mcp', 'list'], env, project)
@@ -410,5 +422,70 @@ describe('Gemini CLI', () => {
     expect(sent).toContain('Content from @taskbox://commands/tasks:add')
     expect(sent).toContain('# taskbox tasks add')
     expect(sent).toContain('## Usage')
+  })
+})
+
+// The same through `mcp serve`: each host set up by `mcp config --client X --write --url … --token-env …`, which
+// names the host in the URL (stateless 2025 requests carry no clientInfo, and Gemini CLI sends no protocol header),
+// and hands the bearer token over from a variable of the host's own environment.
+describe('over HTTP, as mcp config --url sets each host up', () => {
+  const TOKEN = 'tok-hosts-http-4f1c'
+  let served: Served
+  const tokenFile = join(space, 'http-token')
+
+  beforeAll(async () => {
+    writeFileSync(tokenFile, `${TOKEN}\n`)
+    chmodSync(tokenFile, 0o600)
+    served = await serveTaskbox({args: ['--token-file', tokenFile], bin: FAULTY, cwd: space, env: {HOME: join(space, 'http-server-home'), PATH: process.env.PATH ?? ''}})
+  })
+  afterAll(async () => {
+    await served?.stop()
+  })
+
+  /** A scratch project with the server written into the host's config file, and the token in the environment. */
+  async function setUp(client: string, extra: string[] = []) {
+    const {env, project} = scratch()
+    const written = await runCli(process.execPath, [FAULTY, 'mcp', 'config', '--client', client, '--write', '--url', served.url, '--token-env', 'FAULTY_TOKEN', '--name', 'faulty', ...extra], env, project)
+    expect(written.code).toBe(0)
+    const withToken: Record<string, string> = {...env, FAULTY_TOKEN: TOKEN}
+    return {env: withToken, project}
+  }
+
+  it('Claude Code connects with the token from its environment', async () => {
+    const {env, project} = await setUp('claude-code')
+    const got = await runCli(join(installDir('claude-code'), 'node_modules/.bin/claude'), ['mcp', 'get', 'faulty'], env, project)
+    expect(got.stdout).toMatch(/Status: ✔ Connected/)
+    expect(got.stdout).toContain(`${served.url}?client=claude-code`)
+  })
+
+  it('Codex hands its model a cut result whole, within what it keeps, the notice first', async () => {
+    const {env, project} = await setUp('codex')
+    const turn = await codexTurn('Show me the lines.', [{input: {kib: 2048}, namespace: 'mcp__faulty', tool: 'lines'}], {env: {...env, CODEX_HOME: join(env.HOME, '.codex')}, project})
+    expect(turn.code).toBe(0)
+    const output = JSON.stringify(turn.bodies.at(-1))
+    expect(output).toMatch(/Output:\\n\{\\"cut\\":\{\\"message\\":\\"Cut to fit what the host shows/)
+    expect(output).not.toMatch(/tokens truncated/)
+    expect(output).toContain('out line 0032768 ')
+  })
+
+  it('Gemini CLI, which says neither who it is nor its revision over HTTP, is served within what it keeps', async () => {
+    const {env, project} = await setUp('gemini', ['--trust'])
+    writeFileSync(join(env.HOME, '.gemini', 'settings.json'), readFileSync(join(env.HOME, '.gemini', 'settings.json'), 'utf8').replace(/^\{/, '{\n  "security": {"auth": {"selectedType": "gemini-api-key"}},'))
+    const listed = await runCli(join(installDir('gemini-cli'), 'node_modules/.bin/gemini'), ['mcp', 'list'], env, project)
+    expect(listed.stdout + listed.stderr).toMatch(/faulty: .* - Connected/)
+    const model = await startModelEndpoint([{input: {kib: 2048}, tool: 'mcp_faulty_lines'}])
+    try {
+      const ran = await runCli(join(installDir('gemini-cli'), 'node_modules/.bin/gemini'), ['-p', 'Show me the lines.', '-o', 'json', '--approval-mode', 'yolo'], {...env, GEMINI_API_KEY: 'offline', GOOGLE_GEMINI_BASE_URL: model.url}, project)
+      expect(ran.stdout).toContain('"response": "done"')
+      const sent = sentText(model)
+      // The text fits the 40,000 characters it keeps: the server's own middle notice and the last line are both there
+      // (Gemini keeps only the first 8,000 and the last 32,000 of a longer one), and the whole output is linked.
+      expect(sent).toMatch(/\[Cut to fit what the host shows: the head and the tail of the output are shown below/)
+      expect(sent).toMatch(/\[… \d+ characters not shown\. The whole output is kept/)
+      expect(sent).toContain('out line 0032768 ')
+      expect(sent).toContain('faulty://output/')
+    } finally {
+      await model.close()
+    }
   })
 })

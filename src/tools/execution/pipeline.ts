@@ -57,7 +57,8 @@ const RESOURCE_LINKS_SINCE = '2025-06-18'
 
 /** What a result may hold for this caller: its budget in characters, and whether it may link to resources. */
 export function resultRoom(env: CallEnvironment, context: CallContext): {budget: number; links: boolean} {
-  const version = context.protocolVersion
+  // A request that does not say its revision (stateless 2025 HTTP) is answered as the host it comes from speaks.
+  const version = context.protocolVersion ?? context.host?.protocol
   return {budget: resultBudget(env.settings.maxResultTokens, context.host ?? UNKNOWN_HOST), links: version !== undefined && version >= RESOURCE_LINKS_SINCE}
 }
 
