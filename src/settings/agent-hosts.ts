@@ -49,6 +49,8 @@ export interface AgentHost {
   /** The most tools it offers its model, for a host that caps them. */
   toolCap?: number
   tools: ToolLoading
+  /** In words, for the README: how long it waits for a call, how it asks the person, what else it does to tools. */
+  words: {approval: string; other?: string; timeouts: string; tools: string}
 }
 
 /** Measured 2026-12-01 by driving each host for whole turns against a loopback stand-in for its model API. */
@@ -71,6 +73,12 @@ export const AGENT_HOSTS: Record<AgentHostId, AgentHost> = {
     shows: 'structured',
     source: MEASURED('Claude Code 2.1.332'),
     tools: 'deferred',
+    words: {
+      approval: 'asks before every MCP tool unless allowed (readOnlyHint does not approve one); `anthropic/requiresUserInteraction` asks even under an allow rule; elicitation in forms and URLs, on stdio and HTTP (`input_required` on 2026-07-28)',
+      other: 'an error result is shown as its text, a resource_link as a line before the JSON; probes a stdio server with `server/discover` and waits 3,000 ms (5,000 on HTTP), then speaks 2025-11-25 to it; descriptions cut at 4,096 characters up front, 16,384 once loaded; the tasks extension is in its client behind feature gates',
+      timeouts: 'no tool timeout to speak of; a server idle for 30 min (stdio) or 5 min (HTTP) is dropped',
+      tools: 'every MCP tool deferred behind its ToolSearch (the model sees bare names) unless `anthropic/alwaysLoad`; the search scores name parts (+12 a whole part, +6 a part containing the word), `anthropic/searchHint` words (+4) and description words (+2), words as written',
+    },
   },
   'claude-desktop': {
     clientName: /^claude-ai$/i,
@@ -82,6 +90,7 @@ export const AGENT_HOSTS: Record<AgentHostId, AgentHost> = {
     shows: 'either',
     source: 'documented, not measured here (not on the npm registry): no elicitation',
     tools: 'all',
+    words: {approval: 'no elicitation', timeouts: 'not measured', tools: 'not measured'},
   },
   codex: {
     clientName: /^codex/i,
@@ -100,6 +109,12 @@ export const AGENT_HOSTS: Record<AgentHostId, AgentHost> = {
     // default model calls every tool from a JavaScript `exec` tool instead; a model it does not know gets them all.
     source: `${MEASURED('Codex 0.171.0')}; tools deferred with gpt-5.5, called from code by its default model`,
     tools: 'deferred',
+    words: {
+      approval: 'declares elicitation (forms and URLs) on stdio',
+      other: 'starts servers alongside a turn: a server still starting is missing from its first request; prompts are not shown',
+      timeouts: 'per server `tool_timeout_sec`; a 75-second call completed',
+      tools: 'with gpt-5.5, deferred behind a BM25 `tool_search` in a namespace `mcp__<server>` described by the first paragraph of the server\'s instructions; its default model calls tools from JavaScript in one `exec` tool; a model it does not know gets every tool at once',
+    },
   },
   cursor: {
     clientName: /^cursor/i,
@@ -112,6 +127,7 @@ export const AGENT_HOSTS: Record<AgentHostId, AgentHost> = {
     source: 'documented, not measured here (not on the npm registry): offers at most 40 tools',
     toolCap: 40,
     tools: 'capped',
+    words: {approval: 'not measured', timeouts: 'not measured', tools: 'at most 40 tools (documented)'},
   },
   gemini: {
     clientName: /^gemini-cli/i,
@@ -126,6 +142,12 @@ export const AGENT_HOSTS: Record<AgentHostId, AgentHost> = {
     shows: 'text',
     source: MEASURED('Gemini CLI 0.61.0'),
     tools: 'all',
+    words: {
+      approval: 'no elicitation; headless (`gemini -p`) offers no tool that needs confirmation without `--approval-mode yolo`; starts no server in a folder it does not trust (Disabled in `gemini mcp list`)',
+      other: 'adds `wait_for_previous` to every tool\'s arguments; refuses schemas with `propertyNames`, `const` and a few more keywords; sends no `MCP-Protocol-Version` header over HTTP',
+      timeouts: '10 min',
+      tools: 'every tool declared to the model at once (one tools/list, no pagination)',
+    },
   },
   goose: {
     elicitation: false,
@@ -136,6 +158,7 @@ export const AGENT_HOSTS: Record<AgentHostId, AgentHost> = {
     shows: 'either',
     source: 'documented, not measured here (not on the npm registry)',
     tools: 'all',
+    words: {approval: 'not measured', timeouts: 'not measured', tools: 'not measured'},
   },
   vscode: {
     clientName: /^visual studio code/i,
@@ -148,6 +171,7 @@ export const AGENT_HOSTS: Record<AgentHostId, AgentHost> = {
     source: 'documented, not measured here (not on the npm registry): at most 128 tools, grouped past 64',
     toolCap: 128,
     tools: 'capped',
+    words: {approval: 'not measured', timeouts: 'not measured', tools: 'at most 128 tools, grouped past 64 (documented)'},
   },
   windsurf: {
     clientName: /^windsurf/i,
@@ -160,6 +184,7 @@ export const AGENT_HOSTS: Record<AgentHostId, AgentHost> = {
     source: 'documented, not measured here (not on the npm registry): at most 50 tools',
     toolCap: 50,
     tools: 'capped',
+    words: {approval: 'not measured', timeouts: 'not measured', tools: 'at most 50 tools (documented)'},
   },
   zed: {
     elicitation: false,
@@ -170,6 +195,7 @@ export const AGENT_HOSTS: Record<AgentHostId, AgentHost> = {
     shows: 'either',
     source: 'documented, not measured here (not on the npm registry)',
     tools: 'all',
+    words: {approval: 'not measured', timeouts: 'not measured', tools: 'not measured'},
   },
 }
 
@@ -187,6 +213,7 @@ export const UNKNOWN_HOST: AgentHost = {
   shows: 'either',
   source: 'the smallest limits of the hosts measured',
   tools: 'all',
+  words: {approval: 'unknown', timeouts: 'unknown', tools: 'unknown'},
 }
 
 /** Whether `value` names a host of the table (a `--client` value, a `?client=` parameter). */
@@ -226,4 +253,20 @@ export function resultBudget(maxResultTokens: number, host: AgentHost): number {
 export function resultMeta(budget: number, host: AgentHost): Record<string, number> {
   if (host.resultLimitByMeta === undefined) return {}
   return {'anthropic/maxResultSizeChars': Math.min(host.resultLimitByMeta, 2 * budget)}
+}
+
+const SHOWN: Record<ResultShown, string> = {either: 'not measured (the server fits both)', structured: 'the JSON of structuredContent (text blocks dropped)', text: 'the text blocks'}
+
+/**
+ * The README's table of host facts, made from this table (a test keeps the README equal to it): what each host shows
+ * its model, what it keeps, how it offers tools, and where each fact comes from.
+ */
+export function agentHostsMarkdown(): string {
+  const cell = (text: string) => text.replaceAll('|', '\\|')
+  const rows = Object.values(AGENT_HOSTS).map((host) => {
+    const limit = `${host.resultLimit.toLocaleString('en')}${host.id === 'codex' ? ' bytes' : ' characters'}${host.resultLimitByMeta ? `; up to ${host.resultLimitByMeta.toLocaleString('en')} with \`anthropic/maxResultSizeChars\`` : ''}`
+    const result = host.source.startsWith('documented') ? 'not measured (the server keeps below every measured host)' : `${SHOWN[host.shows]}; kept up to ${limit}`
+    return `| ${host.label} | ${cell(host.source)} | ${cell(result)} | ${cell(host.words.tools)} | ${cell(host.words.timeouts)} | ${cell(host.words.approval)} | ${cell(host.words.other ?? '')} |`
+  })
+  return ['| host | facts from | what its model sees of a result | tools | timeouts | approval | other |', '| --- | --- | --- | --- | --- | --- | --- |', ...rows].join('\n')
 }
