@@ -4,6 +4,7 @@ import type {CommandTool} from '../tools/catalog/registry.js'
 import type {Projection} from '../tools/exposure/projection.js'
 
 import {argLine, bullet, commandDetails, flagLine, usageLines} from '../tools/builtins/describe-command.js'
+import {cliPurpose} from './cli-purpose.js'
 
 // An Agent Skill generated from the CLI's own metadata: SKILL.md (when to use the CLI, and how to run it safely from a
 // shell) and one reference file per topic, covering exactly the commands inside the server's boundary (the same
@@ -107,14 +108,7 @@ export function agentSkill(config: Config, projection: Projection): AgentSkill {
   const destructive = tools.filter((t) => t.hints.destructiveHint)
 
   const name = skillName(bin)
-  const topicList = topics.filter((t) => t !== 'top-level')
-  const description = clip(
-    [
-      `${what ? `${what}: the` : 'The'} \`${bin}\` command-line tool${readOnly ? ', its read-only commands only' : ''}.`,
-      `Use when the person asks to work with ${bin}${topicList.length > 0 ? ` (${topicList.join(', ')})` : ''}, or to run a ${bin} command: which command does what, its flags, and how to run it without prompts and safely.`,
-    ].join(' '),
-    SKILL_DESCRIPTION_MAX,
-  )
+  const description = clip(cliPurpose(config, projection, readOnly, 'which command does what, its flags, and how to run it without prompts and safely'), SKILL_DESCRIPTION_MAX)
 
   const jsonCount = tools.filter((t) => t.json).length
   const body = [

@@ -4,6 +4,7 @@ import type {Settings} from '../settings/settings.js'
 import type {Projection} from '../tools/exposure/projection.js'
 
 import {uriScheme} from '../host/facts.js'
+import {cliPurpose} from './cli-purpose.js'
 
 /** Agent instructions: the server's `instructions` and the `<bin>://setup/agent-instructions` resource. */
 export interface AgentInstructions {
@@ -49,7 +50,10 @@ export function agentInstructions(config: Config, settings: Settings, projection
   ].join(' ')
   const own = settings.author.instructions?.trim()
   const replace = settings.author.instructionsMode === 'replace' && own
-  const summary = replace ? own : own ? `${own}\n\n${generated}` : generated
+  // The first paragraph says what the CLI is and when to use it: Codex shows its model that paragraph alone, as the
+  // description of the whole server, until the model searches its tools.
+  const purpose = cliPurpose(config, projection, projection.readOnly, `these tools run its commands in a fresh process each, and find_commands finds any of them by task`)
+  const summary = replace ? own : [purpose, ...(own ? [own] : []), generated].join('\n\n')
 
   const list = (tools: typeof commands) =>
     tools.length === 0 ? '- (none)' : [...tools.slice(0, EXAMPLES).map((t) => `- \`${config.bin} ${t.displayId}\` — ${t.summary}`), ...(tools.length > EXAMPLES ? [`- … and ${tools.length - EXAMPLES} more`] : [])].join('\n')
@@ -57,6 +61,8 @@ export function agentInstructions(config: Config, settings: Settings, projection
     ? `${own}\n`
     : [
         `# Using ${config.bin} through MCP`,
+        '',
+        purpose,
         ...(own ? ['', own] : []),
         '',
         `${config.name} ${config.version}. Each tool call runs one ${config.bin} command in a fresh process, with closed input (a command that asks a question fails instead of waiting), no colours, and the update and telemetry checks off.`,

@@ -37,7 +37,8 @@ describe('Codex, a whole turn', () => {
     // paragraph of the server's instructions.
     expect(first.tools).toContainEqual(expect.objectContaining({execution: 'client', type: 'tool_search'}))
     expect(JSON.stringify(first.tools)).not.toContain('mcp__taskbox')
-    expect(JSON.stringify(first.input)).toContain('Deferred tool namespaces:\\n- mcp__taskbox: Taskbox keeps a task list')
+    // That paragraph says what the CLI is and when to use it.
+    expect(JSON.stringify(first.input)).toContain('Deferred tool namespaces:\\n- mcp__taskbox: A small task tracker that keeps its tasks in the directory you run it in: the `taskbox` command-line tool. Use when the person asks to work with taskbox')
 
     // The search answers with at most `limit` deferred tools (Codex's own among them), grouped by namespace; the
     // server's comes with all its instructions.

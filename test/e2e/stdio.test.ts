@@ -56,7 +56,10 @@ describe.each<Era>(['legacy', 'modern'])('mcp stdio, %s era, official client', (
   })
 
   it('offers agent instructions as the server instructions and as a resource', async () => {
-    expect(server.client.getInstructions()).toMatch(/^Taskbox keeps a task list/)
+    // What the CLI is and when to use it first (Codex shows its model that paragraph alone), then the author's words.
+    const [purpose, own] = server.client.getInstructions()!.split('\n\n')
+    expect(purpose).toBe('A small task tracker that keeps its tasks in the directory you run it in: the `taskbox` command-line tool. Use when the person asks to work with taskbox (report, tasks), or to run a taskbox command: these tools run its commands in a fresh process each, and find_commands finds any of them by task.')
+    expect(own).toMatch(/^Taskbox keeps a task list/)
     const {resources} = await server.client.listResources()
     // First of the resources (the docs and command references follow: test/e2e/resources-prompts.test.ts).
     expect(resources.map((r) => r.uri)[0]).toBe('taskbox://setup/agent-instructions')
