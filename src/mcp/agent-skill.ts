@@ -78,7 +78,8 @@ function label(tool: CommandTool): string {
 
 /** One command's section of a topic file: what `<bin> <id> --help` says, and how it stands. */
 function commandSection(tool: CommandTool, config: Config, projection: Projection): string {
-  const d = commandDetails(tool, config, projection)
+  // A skill is read by an agent with a shell: which tools a server lists does not enter into it.
+  const d = commandDetails(tool, config, projection.inBand)
   const parts = [`## \`${config.bin} ${d.id}\``, `${d.summary || d.description.split('\n')[0] || ''} *(${label(tool)}${d.jsonOutput ? '; `--json`' : ''})*`.trim()]
   if (d.description && d.description !== d.summary) parts.push(d.description)
   parts.push(['```sh', ...usageLines(d, config.bin), '```'].join('\n'))

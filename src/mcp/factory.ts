@@ -59,6 +59,28 @@ function schemaFor(schema: z.ZodObject): ToolSchema {
 }
 
 /**
+ * A command's schema as the SDK holds it, built only when a call is validated: a server registers every command in
+ * reach (a host that searches its tools lists them all), and building a zod schema is most of what a command costs.
+ */
+const lazySchemas = new WeakMap<object, ToolSchema>()
+type JsonSchemaOf = ToolSchema['~standard']['jsonSchema']['input']
+function lazySchemaFor(input: {readonly schema: z.ZodObject}): ToolSchema {
+  let lazy = lazySchemas.get(input)
+  if (!lazy) {
+    const real = () => schemaFor(input.schema)['~standard']
+    const standard = {
+      jsonSchema: {input: (options: Parameters<JsonSchemaOf>[0]) => real().jsonSchema.input(options), output: (options: Parameters<JsonSchemaOf>[0]) => real().jsonSchema.output(options)},
+      validate: (value: unknown) => real().validate(value),
+      vendor: 'zod',
+      version: 1,
+    }
+    lazySchemas.set(input, (lazy = {'~standard': standard} as unknown as ToolSchema))
+  }
+
+  return lazy
+}
+
+/**
  * A fault in our own code becomes a tool error the model can read, never a dead request or server; a refusal says
  * why in its structured content too (withStructuredMessage), whichever tool answered.
  */
@@ -120,10 +142,10 @@ function callContext(ctx: ServerContext, server: McpServer, {era, http, named, r
 type Handler = (input: Record<string, unknown>, context: CallContext) => CallAnswer | Promise<CallAnswer>
 
 /** One tool, as the SDK registers it: the SDK validates the input, then `handler` answers (faults included). */
-function register(server: McpServer, transport: Transport, tool: Listable, schema: z.ZodObject, handler: Handler): void {
+function register(server: McpServer, transport: Transport, tool: Listable, schema: ToolSchema, handler: Handler): void {
   server.registerTool(
     tool.name,
-    {annotations: tool.annotations, description: tool.description, inputSchema: schemaFor(schema), title: tool.title},
+    {annotations: tool.annotations, description: tool.description, inputSchema: schema, title: tool.title},
     (input, ctx) => guarded(tool.name, () => handler(input as Record<string, unknown>, callContext(ctx, server, transport))),
   )
 }
@@ -136,7 +158,7 @@ function register(server: McpServer, transport: Transport, tool: Listable, schem
 function listingOf(plan: ServerPlan, host: AgentHost): Tool[] {
   const budget = resultBudget(plan.call.settings.maxResultTokens, host)
   const first = firstLoaded(plan.projection)
-  return plan.listed.map(({kind, tool}) => {
+  return plan.listedFor(host).map(({kind, tool}) => {
     const facts: MetaFacts = kind === 'command' ? {hints: tool.hints, loadFirst: first.has(tool), searchHint: commandSearchHint(tool)} : {hints: tool.hints, ...BUILTIN_LOADING[tool.name]}
     return listingEntry(tool, kind === 'command' ? tool.input.schema : tool.schema, toolMeta(facts, host, budget))
   })
@@ -170,8 +192,9 @@ export function createServerFactory(plan: ServerPlan, options: {warnUnaskable?: 
       maxToolInputElements: MAX_TOOL_INPUT_ELEMENTS,
     })
     // The capabilities above are declared whatever is registered; a tools request reads no resource or prompt.
+    const hostOf = (ctx: ServerContext) => agentHostOf(clientOf(ctx, server, transport.era)?.name, transport.named)
     if (tools === 'all' || tools === 'none') {
-      registerResources(server, plan)
+      registerResources(server, plan, hostOf)
       registerPrompts(server, plan.prompts)
     }
     if (options.warnUnaskable && plan.call.settings.confirmDestructive && !plan.call.settings.trustHostApproval) {
@@ -183,17 +206,18 @@ export function createServerFactory(plan: ServerPlan, options: {warnUnaskable?: 
       }
     }
 
-    for (const entry of plan.listed) {
+    // Every tool a host may list is callable, whichever host this is (which it lists is tools/list's business).
+    for (const entry of plan.callable) {
       if (!selected(tools, entry.tool.name)) continue
-      if (entry.kind === 'builtin') register(server, transport, entry.tool, entry.tool.schema, entry.tool.handler)
+      if (entry.kind === 'builtin') register(server, transport, entry.tool, schemaFor(entry.tool.schema), entry.tool.handler)
       else {
         const {tool} = entry
-        register(server, transport, tool, tool.input.schema, (input, context) => callCommandTool(tool, input, plan.call, context))
+        register(server, transport, tool, lazySchemaFor(tool.input), (input, context) => callCommandTool(tool, input, plan.call, context))
       }
     }
 
     // Set after the tools, so it replaces the SDK's handler. A fresh object each time: the encoder may stamp it.
-    server.server.setRequestHandler('tools/list', (_request, ctx): ListToolsResult => ({tools: listingFor(agentHostOf(clientOf(ctx, server, transport.era)?.name, transport.named))}))
+    server.server.setRequestHandler('tools/list', (_request, ctx): ListToolsResult => ({tools: listingFor(hostOf(ctx))}))
     return server
   }
 }

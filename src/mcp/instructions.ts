@@ -33,9 +33,10 @@ export function agentInstructions(config: Config, settings: Settings, projection
     `Commands are killed after ${Math.round(settings.timeoutMs / 1000)} s in all.`,
     `A result longer than about ${settings.maxResultTokens} tokens is cut to its head and tail; read_output reads the whole output (up to ${Math.round(settings.maxOutputBytes / 1024)} KiB per stream) in pages.`,
   ].join(' ')
+  // Which commands are tools of their own depends on the host (a host that searches its tools gets them all).
   const reach =
     unlisted > 0
-      ? `${projection.band.length} commands are listed as tools; ${unlisted} more are reachable: find them with find_commands, get their definitionHash with describe_command, run them with run_command.`
+      ? `Commands not listed as tools of their own are reachable too (${commands.length} in all): find them with find_commands, get their definitionHash with describe_command, run them with run_command.`
       : `All ${commands.length} commands are listed as tools.`
   const safety = projection.readOnly
     ? `Read-only mode: only the ${commands.length} read-only commands can run.`

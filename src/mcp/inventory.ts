@@ -2,6 +2,8 @@ import type {ToolHints} from '../tools/catalog/hints.js'
 import type {BandSource, NotListedReason} from '../tools/exposure/projection.js'
 import type {ServerPlan} from './plan.js'
 
+import {AGENT_HOSTS, UNKNOWN_HOST} from '../settings/agent-hosts.js'
+
 /** One entry of tools/list, in the order the server registers it. */
 export interface InventoryTool {
   annotations: ToolHints
@@ -45,9 +47,13 @@ export interface Inventory {
   }
 }
 
+/** What a server of this plan lists for the host its --client names (a host no request names, without it). */
 export function takeInventory(plan: ServerPlan): Inventory {
   const {projection} = plan
-  const tools = plan.listed.map(
+  const named = plan.call.settings.agentHost
+  const host = named ? AGENT_HOSTS[named] : UNKNOWN_HOST
+  const listedCommands = plan.commandsFor(host)
+  const tools = plan.listedFor(host).map(
     ({kind, tool}): InventoryTool => ({annotations: tool.hints, command: kind === 'builtin' ? null : tool.displayId, kind, name: tool.name}),
   )
   const commands = [...projection.executable.values()]
@@ -56,8 +62,8 @@ export function takeInventory(plan: ServerPlan): Inventory {
       annotations: t.hints,
       evidence: t.hintEvidence,
       id: t.displayId,
-      listed: projection.inBand.has(t),
-      tool: projection.inBand.has(t) ? t.name : null,
+      listed: listedCommands.has(t),
+      tool: listedCommands.has(t) ? t.name : null,
       ...(t.withheldFlags.length > 0 ? {withheldFlags: t.withheldFlags.map((w) => w.name)} : {}),
     }))
   const notListed: Inventory['totals']['notListed'] = {}
@@ -72,8 +78,8 @@ export function takeInventory(plan: ServerPlan): Inventory {
     tools,
     totals: {
       builtinTools: tools.filter((t) => t.kind === 'builtin').length,
-      commandTools: projection.band.length,
-      gatewayCommands: projection.gateway.length,
+      commandTools: listedCommands.size,
+      gatewayCommands: projection.executable.size - listedCommands.size,
       notListed,
       reachableCommands: projection.executable.size,
       toolsListed: tools.length,

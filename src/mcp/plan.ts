@@ -1,6 +1,7 @@
 import type {Config} from '@oclif/core'
 import {SUPPORTED_PROTOCOL_VERSIONS} from '@modelcontextprotocol/server'
 
+import type {AgentHost} from '../settings/agent-hosts.js'
 import type {Settings} from '../settings/settings.js'
 import type {BuiltinTool} from '../tools/builtins/builtin-tool.js'
 import type {CommandTool, Registry} from '../tools/catalog/registry.js'
@@ -17,6 +18,8 @@ import {readOutputTool} from '../tools/builtins/read-output.js'
 import {runCommandTool} from '../tools/builtins/run-command.js'
 import {buildRegistry} from '../tools/catalog/registry.js'
 import {type CallEnvironment, createCallEnvironment} from '../tools/execution/call-environment.js'
+import {UNKNOWN_HOST} from '../settings/agent-hosts.js'
+import {hostCommands} from '../tools/exposure/host-exposure.js'
 import {entryBytes, LISTING_ENVELOPE_BYTES} from '../tools/exposure/listing.js'
 import {project} from '../tools/exposure/projection.js'
 import {type PlannedPrompt, planPrompts} from './prompts.js'
@@ -39,8 +42,14 @@ export interface ServerPlan {
   docs: DocsIndex
   info: {name: string; title?: string; version: string}
   instructions: AgentInstructions
-  /** Exactly what the factory registers, in order (describe_capabilities reports these names). */
+  /** What tools/list carries for a host no request names, in order (describe_capabilities reports these names). */
   listed: readonly ListedTool[]
+  /** What tools/list carries for this host, in order: the built-ins, then its commands (host-exposure.ts). */
+  listedFor(host?: AgentHost): readonly ListedTool[]
+  /** The commands this host lists as tools of their own. */
+  commandsFor(host?: AgentHost): ReadonlySet<CommandTool>
+  /** Every tool a call may name: the built-ins and every command in reach (a host may list any of them). */
+  callable: readonly ListedTool[]
   projection: Projection
   /** The author's prompts (oclif.mcp.prompts), compiled. */
   prompts: readonly PlannedPrompt[]
@@ -61,13 +70,28 @@ export function buildServerPlan(config: Config, settings: Settings, shared?: Pic
   let listedIds: readonly string[] = []
   const call = shared?.call ?? createCallEnvironment(config, settings, unreserved, () => listedIds)
   const docs = shared?.docs ?? docsIndex(config, settings.author.docs ?? [])
-  const listed: ListedTool[] = []
+  // Per host (by its id), what it lists: the built-ins, then its commands; made on first use.
+  let builtins: BuiltinTool[] = []
+  let projected: Projection = unreserved
+  const byHost = new Map<string, {commands: ReadonlySet<CommandTool>; tools: ListedTool[]}>()
+  const viewFor = (host: AgentHost = UNKNOWN_HOST) => {
+    let view = byHost.get(host.id)
+    if (!view) {
+      const commands = hostCommands(projected, host, settings.projection.exposure, builtins.length)
+      view = {commands: new Set(commands), tools: [...builtins.map((tool) => ({kind: 'builtin' as const, tool})), ...commands.map((tool) => ({kind: 'command' as const, tool}))]}
+      byHost.set(host.id, view)
+    }
+
+    return view
+  }
+
+  const listedCommands = (host?: AgentHost) => viewFor(host).commands
   const builtinsFor = (projection: Projection): BuiltinTool[] => [
-    describeCapabilitiesTool(projection, () => listed.map((entry) => entry.tool.name)),
+    describeCapabilitiesTool(projection, (host) => viewFor(host).tools.map((entry) => entry.tool.name)),
     cliInfoTool(config, projection, PROTOCOL_REVISIONS),
-    listCommandsTool(config, projection),
-    describeCommandTool(config, projection),
-    findCommandsTool(config, projection),
+    listCommandsTool(config, projection, listedCommands),
+    describeCommandTool(config, projection, listedCommands),
+    findCommandsTool(config, projection, listedCommands),
     runCommandTool(config, projection, call),
     jobStatusTool(call),
     cancelJobTool(call),
@@ -77,15 +101,19 @@ export function buildServerPlan(config: Config, settings: Settings, shared?: Pic
   const reserved = builtinsFor(unreserved).reduce((sum, tool) => sum + entryBytes(tool, tool.schema), LISTING_ENVELOPE_BYTES)
   const projection = project(registry, settings, reserved)
   if (!shared) listedIds = projection.band.map((tool) => tool.id)
-  const builtins = builtinsFor(projection)
-  listed.push(...builtins.map((tool) => ({kind: 'builtin' as const, tool})), ...projection.band.map((tool) => ({kind: 'command' as const, tool})))
+  projected = projection
+  builtins = builtinsFor(projection)
+  const byId = [...projection.executable.values()].sort((a, b) => (a.id < b.id ? -1 : 1))
   return {
     call,
+    callable: [...builtins.map((tool) => ({kind: 'builtin' as const, tool})), ...byId.map((tool) => ({kind: 'command' as const, tool}))],
     docs,
     prompts: planPrompts(config, settings.author.prompts, projection),
     info: {name: config.bin, version: config.version, ...(settings.author.title ? {title: settings.author.title} : {})},
     instructions: agentInstructions(config, settings, projection),
-    listed,
+    listed: viewFor().tools,
+    listedFor: (host) => viewFor(host).tools,
+    commandsFor: listedCommands,
     projection,
     registry,
   }

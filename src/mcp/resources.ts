@@ -1,6 +1,7 @@
-import {type ListResourcesResult, type McpServer, ProtocolError, ProtocolErrorCode, type Resource, ResourceNotFoundError, ResourceTemplate} from '@modelcontextprotocol/server'
+import {type ListResourcesResult, type McpServer, ProtocolError, ProtocolErrorCode, type Resource, ResourceNotFoundError, ResourceTemplate, type ServerContext} from '@modelcontextprotocol/server'
 
 
+import type {AgentHost} from '../settings/agent-hosts.js'
 import type {ServerPlan} from './plan.js'
 
 import {uriScheme} from '../host/facts.js'
@@ -57,7 +58,7 @@ function listedResources(plan: ServerPlan): Promise<Resource[]> {
   return listing
 }
 
-export function registerResources(server: McpServer, plan: ServerPlan): void {
+export function registerResources(server: McpServer, plan: ServerPlan, hostOf: (ctx: ServerContext) => AgentHost | undefined = () => undefined): void {
   const {config, outputs} = plan.call
   const scheme = uriScheme(config.bin)
   const {markdown, uri: instructionsUri} = plan.instructions
@@ -80,10 +81,11 @@ export function registerResources(server: McpServer, plan: ServerPlan): void {
 
   // Only commands inside the boundary: one outside it reads like one that does not exist, as everywhere else.
   const reference = new ResourceTemplate(`${scheme}://commands/{id}`, {complete: {id: (value) => complete(value, ids)}, list: undefined})
-  server.registerResource('command-reference', reference, {cacheHint: FIXED, description: `A ${config.bin} command's reference: usage, flags, args, examples, how to call it here`, mimeType: 'text/markdown', title: 'Command reference'}, (href, variables) => {
+  server.registerResource('command-reference', reference, {cacheHint: FIXED, description: `A ${config.bin} command's reference: usage, flags, args, examples, how to call it here`, mimeType: 'text/markdown', title: 'Command reference'}, (href, variables, ctx) => {
     const tool = findExecutable(plan.projection, decodeURIComponent(String(variables.id)))
     if (!tool) throw new ResourceNotFoundError(href.href, `No command at ${href.href}; resources/list names every one.`)
-    return {contents: [{mimeType: 'text/markdown', text: commandReference(tool, config, plan.projection), uri: href.href}]}
+    // How to call it depends on whether the reader's host lists it as a tool.
+    return {contents: [{mimeType: 'text/markdown', text: commandReference(tool, config, plan.commandsFor(hostOf(ctx))), uri: href.href}]}
   })
 
   const output = new ResourceTemplate(`${scheme}://output/{id}/{stream}`, {list: undefined})

@@ -83,6 +83,8 @@ export const authorConfigSchema = z.strictObject({
   defaultProfile: z.string().min(1).optional(),
   docs: z.array(z.string().min(1)).optional(),
   env: envSchema.optional(),
+  /** How commands are listed for hosts (the --exposure default): see ExposureChoice in settings.ts. */
+  exposure: z.enum(['auto', 'band', 'search']).optional(),
   /** Seconds a call waits before its command goes on as a job; the --foreground default. */
   foreground: z.number().positive().max(86_400).optional(),
   instructions: z.string().optional(),

@@ -53,6 +53,11 @@ export const serverFlags = {
 /** Flags that decide what the server exposes (the projection); shared by every server command. */
 export const projectionFlags = {
   exclude: Flags.string({description: 'Command ids, topics or globs to leave out entirely; repeat for several.', multiple: true}),
+  exposure: Flags.option({
+    description:
+      'How commands are listed as tools: band (a typed band within --max-tools and --max-bytes, the rest through find_commands and run_command), search (every command, for a host that searches its tools itself), auto (by the host: search for Claude Code and Codex, band for the others; the default).',
+    options: ['auto', 'band', 'search'] as const,
+  })(),
   'max-bytes': Flags.integer({description: 'Byte budget of the whole tools/list, built-in tools included (default 32768).', min: 1024}),
   'max-tools': Flags.integer({description: 'At most this many command tools in tools/list (default 40); the rest stay reachable through run_command.', min: 0}),
   profile: Flags.string({description: "A profile from the CLI's package.json (oclif.mcp.profiles): which commands are listed as tools."}),

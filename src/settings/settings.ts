@@ -6,9 +6,17 @@ import type {AgentHostId} from './agent-hosts.js'
 import type {AuthorConfig} from './author-config.js'
 import type {projectionFlags, serverFlags} from './flags.js'
 
+/**
+ * How commands are listed as tools: `band` (a typed band within the tool and byte budgets, the rest through the
+ * gateway), `search` (every command in reach, for a host that searches its tools itself), `auto` (by the host: its
+ * kind in settings/agent-hosts.ts).
+ */
+export type ExposureChoice = 'auto' | 'band' | 'search'
+
 /** What the user asked the server to expose (see src/tools/exposure/projection.ts). */
 export interface ProjectionOptions {
   exclude: string[]
+  exposure: ExposureChoice
   maxBytes: number
   maxTools: number
   profile?: string
@@ -96,6 +104,7 @@ export function resolveSettings(author: AuthorConfig, flags: ServerFlags, backgr
     maxQueue: flags['max-queue'] ?? DEFAULT_MAX_QUEUE,
     projection: {
       exclude: flags.exclude ?? [],
+      exposure: flags.exposure ?? author.exposure ?? 'auto',
       maxBytes: flags['max-bytes'] ?? DEFAULT_MAX_BYTES,
       maxTools: flags['max-tools'] ?? DEFAULT_MAX_TOOLS,
       profile: flags.profile,

@@ -96,7 +96,8 @@ describe('createServerFactory', () => {
       schema: z.strictObject({}),
       title: 'Faulty',
     })
-    const broken: ServerPlan = {...plan, listed: plan.listed.map((entry) => (entry.tool.name === 'cli_info' ? {kind: 'builtin', tool: faulty} : entry))}
+    const swap = (entries: ServerPlan['listed']) => entries.map((entry) => (entry.tool.name === 'cli_info' ? {kind: 'builtin' as const, tool: faulty} : entry))
+    const broken: ServerPlan = {...plan, callable: swap(plan.callable), listed: swap(plan.listed)}
     await withServer(
       undefined,
       async (client) => {

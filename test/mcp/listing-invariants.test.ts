@@ -123,6 +123,9 @@ describe.each(clis)('guardrails over every listed tool of $name', (cli) => {
       return Object.fromEntries(Object.entries(tool).map(([key, value]) => [key, key === 'inputSchema' ? inputSchema : value]))
     })
     expect(sdk.tools.every((tool) => tool.inputSchema.$schema === 'https://json-schema.org/draft/2020-12/schema')).toBe(true)
-    expect(JSON.stringify(listing.tools)).toBe(JSON.stringify(withoutDialect))
+    // Every command in reach is registered (a host that searches its tools lists them all); the SDK lists what is
+    // registered, the server what this host gets: the same entries, in the same order.
+    const listed = new Set(listing.tools.map((tool) => tool.name))
+    expect(JSON.stringify(listing.tools)).toBe(JSON.stringify(withoutDialect.filter((tool) => listed.has(tool.name as string))))
   })
 })

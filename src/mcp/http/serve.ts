@@ -78,7 +78,7 @@ function urlHost(host: string): string {
  * request), behind Host/Origin (DNS rebinding) and bearer-token guards; `GET /healthz` for monitoring.
  */
 export async function serveOnHttp(plan: ServerPlan, options: HttpOptions): Promise<HttpServing> {
-  const serving = (served: ServerPlan) => ({factory: createServerFactory(served), names: new Set(served.listed.map((entry) => entry.tool.name))})
+  const serving = (served: ServerPlan) => ({factory: createServerFactory(served), names: new Set(served.callable.map((entry) => entry.tool.name))})
   const full = serving(plan)
   // With OAuth, a token with only the read scope is served the read-only plan (the same calls, workers and jobs).
   const {oauth} = options

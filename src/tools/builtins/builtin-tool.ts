@@ -5,7 +5,7 @@ import type {ToolAnnotations, ToolHints} from '../catalog/hints.js'
 import type {CommandTool} from '../catalog/registry.js'
 import type {BuiltinName} from '../catalog/tool-names.js'
 import type {CallAnswer, CallContext} from '../execution/pipeline.js'
-import type {Projection} from '../exposure/projection.js'
+import type {AgentHost} from '../../settings/agent-hosts.js'
 
 import {toolAnnotations} from '../catalog/hints.js'
 
@@ -41,8 +41,11 @@ export function jsonResult(summary: string, data: Record<string, unknown>): Call
   }
 }
 
-/** A command as list_commands and find_commands show it: whether it is listed as a tool, and under which name. */
-export function commandEntry(tool: CommandTool, projection: Projection) {
-  const listed = projection.inBand.has(tool)
-  return {annotations: tool.hints, id: tool.displayId, listed, summary: tool.summary, tool: listed ? tool.name : null}
+/** The commands a host lists as tools of their own (it depends on the host: tools/exposure/host-exposure.ts). */
+export type ListedCommands = (host?: AgentHost) => ReadonlySet<CommandTool>
+
+/** A command as list_commands and find_commands show it: whether the caller's host lists it as a tool, and under which name. */
+export function commandEntry(tool: CommandTool, listed: ReadonlySet<CommandTool>) {
+  const isListed = listed.has(tool)
+  return {annotations: tool.hints, id: tool.displayId, listed: isListed, summary: tool.summary, tool: isListed ? tool.name : null}
 }

@@ -1,21 +1,23 @@
 import * as z from 'zod'
 
+import type {AgentHost} from '../../settings/agent-hosts.js'
 import type {NotListedReason, Projection} from '../exposure/projection.js'
 
 import {type BuiltinTool, builtinTool, jsonResult} from './builtin-tool.js'
 
 /**
  * describe_capabilities: always listed, never filtered. Everything it reports is read off the projection and the
- * list of tool names the server registers from (`listed`), never recomputed.
+ * tool names the caller's host is listed (`listed`), never recomputed.
  */
-export function describeCapabilitiesTool(projection: Projection, listed: () => readonly string[]): BuiltinTool {
-  let answer: ReturnType<typeof jsonResult> | undefined
+export function describeCapabilitiesTool(projection: Projection, listed: (host?: AgentHost) => readonly string[]): BuiltinTool {
+  const answers = new Map<string, ReturnType<typeof jsonResult>>()
   return builtinTool({
     description:
       'What this server exposes and why: the tools listed, profile, limits, read-only mode, and why each unlisted command is left out (and whether run_command reaches it).',
-    handler() {
-      // Nothing in it changes while the server runs: worked out on the first call (as cli_info is).
-      answer ??= capabilitiesResult(projection, listed())
+    handler(_input, context) {
+      // Nothing in it changes while the server runs: worked out on a host's first call (as cli_info is).
+      const key = context.host?.id ?? 'unknown'
+      const answer = answers.get(key) ?? answers.set(key, capabilitiesResult(projection, listed(context.host))).get(key)!
       return {...answer, content: [...answer.content]}
     },
     name: 'describe_capabilities',
@@ -31,10 +33,12 @@ export function describeCapabilitiesTool(projection: Projection, listed: () => r
 const UNNAMED: ReadonlySet<NotListedReason> = new Set(['excluded by author config', 'hidden', 'just-in-time plugin stub'])
 
 function capabilitiesResult(projection: Projection, tools: readonly string[]) {
+  const names = new Set(tools)
+  const unlisted = [...projection.executable.values()].filter((tool) => !names.has(tool.name)).length
   const unnamed: Partial<Record<NotListedReason, number>> = {}
   for (const {reason} of projection.notListed) if (UNNAMED.has(reason)) unnamed[reason] = (unnamed[reason] ?? 0) + 1
   const data = {
-    gateway: {count: projection.gateway.length, runWith: 'run_command'},
+    gateway: {count: unlisted, runWith: 'run_command'},
     limits: projection.limits,
     notListed: projection.notListed.filter((n) => !UNNAMED.has(n.reason)).map(({detail, id, reason}) => ({command: id, reason, ...(detail ? {detail} : {})})),
     notNamed: unnamed,
@@ -43,6 +47,6 @@ function capabilitiesResult(projection: Projection, tools: readonly string[]) {
     tools,
     typedBand: {bytes: projection.bandBytes, count: projection.band.length},
   }
-  const summary = `${tools.length} tools listed (${projection.band.length} commands, ${projection.bandBytes} bytes); ${projection.gateway.length} more commands through run_command; ${projection.readOnly ? 'read-only' : 'read-write'}`
+  const summary = `${tools.length} tools listed (${projection.executable.size - unlisted} of them commands); ${unlisted} more commands through run_command; ${projection.readOnly ? 'read-only' : 'read-write'}`
   return jsonResult(summary, data)
 }

@@ -10,7 +10,7 @@ import {commandExamples, renderTemplate} from '../catalog/help-text.js'
 import {toJsonSchema} from '../catalog/input-schema.js'
 import {errorResult} from '../execution/tool-result.js'
 import {findExecutable, unknownCommandMessage} from '../exposure/projection.js'
-import {type BuiltinTool, builtinTool, jsonResult} from './builtin-tool.js'
+import {type BuiltinTool, builtinTool, jsonResult, type ListedCommands} from './builtin-tool.js'
 
 function flagInfo(flag: Command.Flag.Cached) {
   return {
@@ -30,7 +30,7 @@ function flagInfo(flag: Command.Flag.Cached) {
 }
 
 /** Everything about one command inside the boundary: what describe_command answers and the command reference shows. */
-export function commandDetails(tool: CommandTool, config: Config, projection: Projection) {
+export function commandDetails(tool: CommandTool, config: Config, listed: ReadonlySet<CommandTool>) {
   const {command} = tool
   const render = (text: string) => renderTemplate(text, config, command)
   const withheld = new Set(tool.withheldFlags.map((w) => w.name))
@@ -52,11 +52,11 @@ export function commandDetails(tool: CommandTool, config: Config, projection: Pr
     id: tool.displayId,
     inputSchema: toJsonSchema(tool.input.schema),
     jsonOutput: tool.json,
-    listed: projection.inBand.has(tool),
+    listed: listed.has(tool),
     plugin: command.pluginName,
     summary: tool.summary,
     timeoutSeconds: tool.timeoutMs / 1000,
-    tool: projection.inBand.has(tool) ? tool.name : null,
+    tool: listed.has(tool) ? tool.name : null,
     usage: (Array.isArray(command.usage) ? command.usage : command.usage ? [command.usage] : []).map((u) => render(u)),
     // Left out so the command stays read-only whatever is passed; the person can run them from a shell.
     ...(tool.withheldFlags.length > 0 ? {withheldFlags: tool.withheldFlags} : {}),
@@ -86,8 +86,8 @@ export function usageLines(d: CommandDetails, bin: string): string[] {
 }
 
 /** A command's reference as Markdown (the `<bin>://commands/{id}` resource): what `<bin> help <id>` says, and how to call it here. */
-export function commandReference(tool: CommandTool, config: Config, projection: Projection): string {
-  const d = commandDetails(tool, config, projection)
+export function commandReference(tool: CommandTool, config: Config, listed: ReadonlySet<CommandTool>): string {
+  const d = commandDetails(tool, config, listed)
   const hints = d.annotations
   const sections = [`# ${config.bin} ${d.id}`, d.summary || '', d.description && d.description !== d.summary ? d.description : '']
   sections.push('## Usage', ['```sh', ...usageLines(d, config.bin), '```'].join('\n'))
@@ -101,15 +101,16 @@ export function commandReference(tool: CommandTool, config: Config, projection: 
 }
 
 /** describe_command: everything about one command inside the boundary, with the definitionHash run_command needs. */
-export function describeCommandTool(config: Config, projection: Projection): BuiltinTool {
+export function describeCommandTool(config: Config, projection: Projection, listedFor: ListedCommands): BuiltinTool {
   return builtinTool({
     description: `One ${config.bin} command in full: usage, flags, args, examples, annotations, input schema, and the definitionHash run_command needs.`,
-    handler(input) {
+    handler(input, context) {
       const name = String(input.command)
       const tool = findExecutable(projection, name)
       if (!tool) return errorResult(unknownCommandMessage(projection, name))
-      const data = commandDetails(tool, config, projection)
-      const how = projection.inBand.has(tool) ? `call the tool ${tool.name}` : 'run it with run_command, passing this definitionHash'
+      const listed = listedFor(context.host)
+      const data = commandDetails(tool, config, listed)
+      const how = listed.has(tool) ? `call the tool ${tool.name}` : 'run it with run_command, passing this definitionHash'
       return jsonResult(`${config.bin} ${tool.displayId}: ${how}`, data)
     },
     name: 'describe_command',

@@ -6,7 +6,7 @@ import type {Projection} from '../exposure/projection.js'
 import {shortHash} from '../catalog/fingerprint.js'
 import {errorResult} from '../execution/tool-result.js'
 import {buildCommandIndex} from '../exposure/command-search.js'
-import {type BuiltinTool, builtinTool, commandEntry, jsonResult} from './builtin-tool.js'
+import {type BuiltinTool, builtinTool, commandEntry, jsonResult, type ListedCommands} from './builtin-tool.js'
 
 const PAGE = 10
 
@@ -36,19 +36,20 @@ function decodeCursor(text: string, query: string): number | undefined {
  * find_commands: every command inside the boundary is reachable without being listed. It searches them; then
  * describe_command gives the definitionHash, and run_command runs with that hash.
  */
-export function findCommandsTool(config: Config, projection: Projection): BuiltinTool {
+export function findCommandsTool(config: Config, projection: Projection, listedFor: ListedCommands): BuiltinTool {
   let index: ReturnType<typeof buildCommandIndex> | undefined
   const search = (query: string) => (index ??= buildCommandIndex([...projection.executable.values()])).search(query)
 
   return builtinTool({
     description: `Search every ${config.bin} command, listed as a tool or not, by task ("create an app"): ranked hits, nextCursor for more. Then call the listed tool, or describe_command and run_command.`,
-    handler(input) {
+    handler(input, context) {
       const query = String(input.query)
       const limit = Number(input.limit ?? PAGE)
       const offset = input.cursor === undefined ? 0 : decodeCursor(String(input.cursor), query)
       if (offset === undefined) return errorResult('That cursor does not belong to this query; search again without a cursor.')
       const hits = search(query)
-      const page = hits.slice(offset, offset + limit).map(({tool}) => commandEntry(tool, projection))
+      const listed = listedFor(context.host)
+      const page = hits.slice(offset, offset + limit).map(({tool}) => commandEntry(tool, listed))
       const next = offset + limit < hits.length ? encodeCursor({offset: offset + limit, query}) : null
       return jsonResult(`${hits.length} matching command(s); showing ${page.length} from ${offset + 1}`, {hits: page, nextCursor: next, total: hits.length})
     },

@@ -3,20 +3,21 @@ import * as z from 'zod'
 
 import type {Projection} from '../exposure/projection.js'
 
-import {type BuiltinTool, builtinTool, commandEntry, jsonResult} from './builtin-tool.js'
+import {type BuiltinTool, builtinTool, commandEntry, jsonResult, type ListedCommands} from './builtin-tool.js'
 
 /** list_commands: every command inside the boundary, by topic or by words of its id and summary. */
-export function listCommandsTool(config: Config, projection: Projection): BuiltinTool {
+export function listCommandsTool(config: Config, projection: Projection, listedFor: ListedCommands): BuiltinTool {
   const commands = [...projection.executable.values()]
   return builtinTool({
     description: `List the ${config.bin} commands: id, tool name, summary, annotations. Filter by topic or words.`,
-    handler(input) {
+    handler(input, context) {
+      const listed = listedFor(context.host)
       const topic = typeof input.topic === 'string' ? input.topic.trim().replaceAll(' ', ':') : undefined
       const words = typeof input.query === 'string' ? input.query.toLowerCase().split(/\s+/).filter(Boolean) : []
       const found = commands
         .filter((t) => !topic || t.id === topic || t.id.startsWith(`${topic}:`))
         .filter((t) => words.every((w) => `${t.id} ${t.summary}`.toLowerCase().includes(w)))
-        .map((t) => ({...commandEntry(t, projection), topic: t.topic.replaceAll(':', ' ')}))
+        .map((t) => ({...commandEntry(t, listed), topic: t.topic.replaceAll(':', ' ')}))
       return jsonResult(`${found.length} of ${commands.length} commands (listed: false means run it with run_command)`, {commands: found})
     },
     name: 'list_commands',

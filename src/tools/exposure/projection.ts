@@ -93,7 +93,7 @@ function resolveProfile(settings: Settings): {name: null | string; profile?: Pro
  * top-level topics, then shallower ids, then by id. Deterministic, and it favours the look-around commands an
  * agent needs first; everything else stays reachable through find_commands and run_command.
  */
-function defaultOrder(tools: readonly CommandTool[]): CommandTool[] {
+export function defaultOrder(tools: readonly CommandTool[]): CommandTool[] {
   const topicSize = new Map<string, number>()
   const root = (t: CommandTool) => t.id.split(':')[0]
   for (const tool of tools) topicSize.set(root(tool), (topicSize.get(root(tool)) ?? 0) + 1)
