@@ -29,13 +29,15 @@ import {isolatedHome, median} from './common.mjs'
 const here = dirname(fileURLToPath(import.meta.url))
 const {positionals: only, values: options} = parseArgs({
   allowPositionals: true,
-  options: {rounds: {type: 'string'}, servers: {type: 'string'}, smoke: {type: 'boolean'}},
+  options: {flags: {type: 'string'}, rounds: {type: 'string'}, servers: {type: 'string'}, smoke: {type: 'boolean'}},
 })
 const smoke = options.smoke ?? false
 const ROUNDS = Number(options.rounds ?? (smoke ? 1 : 5))
 const SERVERS = Number(options.servers ?? 5)
 if (![ROUNDS, SERVERS].every((n) => Number.isInteger(n) && n >= 1)) throw new Error('--rounds and --servers take a whole number of at least 1')
 const names = only.length > 0 ? only : smoke ? ['taskbox', 'heroku'] : []
+/** More server flags, to compare set-ups (`--flags="--workers 0"`). */
+const EXTRA = (options.flags ?? '').split(/\s+/).filter(Boolean)
 /** How long Claude Code waits for the server/discover answer before it falls back to 2025-11-25. */
 const HOST_WAIT_MS = 3000
 /** A server with no answer by then is counted as never answering (and stopped). */
@@ -116,7 +118,7 @@ const taskbox = {
   name: 'taskbox',
   node: projectNode,
   script: join(ROOT, 'examples/taskbox/bin/run.js'),
-  stdio: [join(ROOT, 'examples/taskbox/bin/run.js'), 'mcp', 'stdio', '--client', 'claude-code'],
+  stdio: [join(ROOT, 'examples/taskbox/bin/run.js'), 'mcp', 'stdio', '--client', 'claude-code', ...EXTRA],
 }
 const unknown = names.filter((name) => name !== 'taskbox' && !CORPUS.some((cli) => cli.name === name))
 if (unknown.length > 0) throw new Error(`no CLI named ${unknown.join(', ')} (taskbox or one of ${CORPUS.map((cli) => cli.name).join(', ')})`)
@@ -128,7 +130,7 @@ const clis = [
     name: cli.name,
     node: cli.node === 20 ? projectNode : nodeOf(cli),
     script: scriptOf(cli),
-    stdio: mcpArgv(cli, 'stdio', ['--client', 'claude-code']),
+    stdio: mcpArgv(cli, 'stdio', ['--client', 'claude-code', ...EXTRA]),
   })),
 ].filter((cli) => names.length === 0 || names.includes(cli.name))
 
@@ -295,7 +297,7 @@ const argv = process.argv.slice(2).join(' ')
 console.log(`# First answer of \`mcp stdio\` with ${SERVERS} servers started at once (${smoke ? 'smoke run: timing not judged' : 'full run'})\n`)
 console.log(`command: \`bash bench/node22.sh bench/first-answer.mjs${argv ? ` ${argv}` : ''}\`\n`)
 console.log(`machine: ${cpus().length} × ${cpus()[0]?.model}, bench on Node ${process.version}, ${new Date().toISOString()}, load ${loadAtStart.toFixed(1)} at start, ${loadavg()[0].toFixed(1)} at end\n`)
-console.log(`servers: \`<cli> mcp stdio --client claude-code\` (the line \`mcp config --client claude-code\` writes, default flags); each CLI on its own Node, the bare SDK server (bench/bare-stdio.mjs) on the same Node as the CLI beside it\n`)
+console.log(`servers: \`<cli> mcp stdio --client claude-code${EXTRA.length > 0 ? ` ${EXTRA.join(' ')}` : ''}\` (the line \`mcp config --client claude-code\` writes${EXTRA.length > 0 ? ', with those flags' : ', default flags'}); each CLI on its own Node, the bare SDK server (bench/bare-stdio.mjs) on the same Node as the CLI beside it\n`)
 console.log(`Times are from a server's spawn to its answer line on stdout (--version: spawn to exit). "${SERVERS} at once": per round the median and the slowest of the ${SERVERS}, then the median of those over ${ROUNDS} round${ROUNDS === 1 ? '' : 's'}; "worst" is the slowest answer of all rounds; "after 3 s" counts answers later than ${HOST_WAIT_MS.toLocaleString('en')} ms, when Claude Code stops waiting for server/discover. The other columns are medians over the rounds.\n`)
 const TITLES = {
   discover: 'server/discover (2026-07-28): what Claude Code sends first, and waits 3,000 ms for',

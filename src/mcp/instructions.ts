@@ -27,17 +27,14 @@ export function agentInstructions(config: Config, settings: Settings, projection
   const readOnly = commands.filter((t) => t.hints.readOnlyHint)
   const destructive = commands.filter((t) => t.hints.destructiveHint)
   const where = settings.defaultCwd ? `in ${settings.defaultCwd}` : 'in an empty private directory'
-  const unlisted = projection.gateway.length
   const limits = [
     `A command still running after ${Math.round(settings.foregroundMs / 1000)} s goes on as a job: the call answers with its id and output so far; follow it with job_status (it can wait up to 50 s for the end) and stop it with cancel_job.`,
     `Commands are killed after ${Math.round(settings.timeoutMs / 1000)} s in all.`,
     `A result longer than about ${settings.maxResultTokens} tokens is cut to its head and tail; read_output reads the whole output (up to ${Math.round(settings.maxOutputBytes / 1024)} KiB per stream) in pages.`,
   ].join(' ')
-  // Which commands are tools of their own depends on the host (a host that searches its tools gets them all).
-  const reach =
-    unlisted > 0
-      ? `Commands not listed as tools of their own are reachable too (${commands.length} in all): find them with find_commands, get their definitionHash with describe_command, run them with run_command.`
-      : `All ${commands.length} commands are listed as tools.`
+  // Which commands are tools of their own depends on the host (a host that searches its tools gets them all), and
+  // the band is fitted only when tools/list first asks: said without counting them.
+  const reach = `Every one of the ${commands.length} commands is reachable: one not listed as a tool of its own through find_commands (find it), describe_command (its definitionHash) and run_command.`
   const safety = projection.readOnly
     ? `Read-only mode: only the ${commands.length} read-only commands can run.`
     : `${readOnly.length} of ${commands.length} commands are read-only (readOnlyHint); the others may change files or remote state, and those marked destructiveHint may delete things.`

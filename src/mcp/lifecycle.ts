@@ -18,7 +18,10 @@ export interface PreparedServer {
   open(): Promise<void>
   plan: ServerPlan
   settings: Settings
-  /** Starts the prewarmed workers (once the server is in use: warming competes with the first answer for the CPU). */
+  /**
+   * Lets prewarmed workers start: the first once a call has run (warming earlier would compete for the CPU with the
+   * first answers of this server and of the other servers a host starts with it).
+   */
   startWorkers(): void
   /** Kills idle workers and every running command (their calls end as killed). */
   stopCommands(): void
@@ -51,7 +54,7 @@ export function prepareServer(config: Config, flags: ServerFlags, {background = 
     plan,
     settings,
     startWorkers() {
-      call.workers.fill()
+      call.workers.allow()
       // Whatever ends the process, no idle worker outlives it.
       process.once('exit', () => call.workers.close())
     },

@@ -66,9 +66,9 @@ export function buildServerPlan(config: Config, settings: Settings, shared?: Pic
   // the band (only on the boundary, the same for any band), so they are measured against the band that ignores
   // them; the band is then fitted to what they leave, and the built-ins are made again for the projection they report.
   const unreserved = project(registry, settings)
-  // Warm workers import the listed commands ahead: known once the band is fitted, before any worker starts.
-  let listedIds: readonly string[] = []
-  const call = shared?.call ?? createCallEnvironment(config, settings, unreserved, () => listedIds)
+  // Warm workers import the listed commands ahead: the band's, fitted by the time a worker starts (after the first answer).
+  let listedIds = (): readonly string[] => []
+  const call = shared?.call ?? createCallEnvironment(config, settings, unreserved, () => listedIds())
   const docs = shared?.docs ?? docsIndex(config, settings.author.docs ?? [])
   // Per host (by its id), what it lists: the built-ins, then its commands; made on first use.
   let builtins: BuiltinTool[] = []
@@ -100,7 +100,7 @@ export function buildServerPlan(config: Config, settings: Settings, shared?: Pic
   ]
   const reserved = builtinsFor(unreserved).reduce((sum, tool) => sum + entryBytes(tool, tool.schema), LISTING_ENVELOPE_BYTES)
   const projection = project(registry, settings, reserved)
-  if (!shared) listedIds = projection.band.map((tool) => tool.id)
+  if (!shared) listedIds = () => projection.band.map((tool) => tool.id)
   projected = projection
   builtins = builtinsFor(projection)
   const byId = [...projection.executable.values()].sort((a, b) => (a.id < b.id ? -1 : 1))

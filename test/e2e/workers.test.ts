@@ -2,7 +2,7 @@ import {afterAll, beforeAll, describe, expect, it} from '@jest/globals'
 import {mkdirSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 
-import {eventually, processesMatching} from '../helpers/processes.js'
+import {descendantsOf, eventually, processesMatching} from '../helpers/processes.js'
 import {connectTaskbox, type Connected, scratch, taskboxEnv} from '../helpers/taskbox.js'
 
 type Result = Awaited<ReturnType<Connected['client']['callTool']>>
@@ -125,6 +125,25 @@ describe('cancellation over HTTP (2026-07-28: the client closes the response str
     } finally {
       await client.close()
       await server.stop()
+      space.cleanup()
+    }
+  })
+})
+
+describe('when the first worker warms', () => {
+  it('not before the server has run a call: warming would compete with the first answers of the servers a host starts together', async () => {
+    const space = scratch()
+    const server = await connectTaskbox({args: ['--workers', '1'], cwd: space.dir, env: taskboxEnv(join(space.dir, 'home')), era: 'legacy'})
+    try {
+      await server.client.listTools()
+      await server.client.callTool({arguments: {}, name: 'cli_info'})
+      // Answered and listed, a built-in called: still no worker (a worker is a child of the server running worker-entry).
+      const workers = () => descendantsOf(server.pid).filter((row) => row.args.includes('worker-entry'))
+      expect(workers()).toEqual([])
+      await server.client.callTool({arguments: {cwd: space.dir}, name: 'status'})
+      expect(await eventually(() => workers().length === 1, 60_000)).toBe(true)
+    } finally {
+      await server.close()
       space.cleanup()
     }
   })

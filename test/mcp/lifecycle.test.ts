@@ -30,6 +30,8 @@ describe('prepareServer(…).dispose()', () => {
     const config = await Config.load(join(ROOT, 'examples/taskbox'))
     const prepared = prepareServer(config, {workers: 1})
     prepared.startWorkers()
+    // A worker warms once the server has run a call (or is filled, as a call does).
+    prepared.plan.call.workers.fill()
     expect(await eventually(() => processesWithEnv('LIFECYCLE_TEST', marker).length >= 1, 60_000)).toBe(true)
 
     const slow = prepared.plan.projection.executable.get('report:weekly')!

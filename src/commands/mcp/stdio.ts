@@ -25,8 +25,7 @@ stdout carries protocol messages only: anything else printed by hooks or plugins
     const prepared = prepareServerFor(this, flags)
 
     const serving = serveOnStdio(createServerFactory(prepared.plan, {warnUnaskable: true}), protocolOut)
-    // Warm the first worker once the client is served: on two cores it would slow down the initialize answer.
-    void serving.firstAnswer.then(() => prepared.startWorkers())
+    prepared.startWorkers()
     const shutdown = async () => {
       prepared.stopCommands()
       await serving.close()

@@ -18,8 +18,6 @@ function responseIdOf(message: JSONRPCMessage): RequestId | undefined {
  */
 export class DrainingTransport implements Transport {
   readonly closed: Promise<void>
-  readonly firstAnswer: Promise<void>
-  private answered?: () => void
   onclose?: () => void
   onerror?: (error: Error) => void
   onmessage?: Transport['onmessage']
@@ -33,9 +31,6 @@ export class DrainingTransport implements Transport {
     let markClosed: () => void
     this.closed = new Promise((resolve) => {
       markClosed = resolve
-    })
-    this.firstAnswer = new Promise((resolve) => {
-      this.answered = resolve
     })
     inner.onmessage = (message: JSONRPCMessage) => {
       const id = requestIdOf(message)
@@ -69,7 +64,6 @@ export class DrainingTransport implements Transport {
       await this.inner.send(message)
     } finally {
       this.settle(responseIdOf(message))
-      this.answered?.()
     }
   }
 

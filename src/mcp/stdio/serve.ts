@@ -10,8 +10,6 @@ export interface StdioServing {
   /** Resolves once the connection is over: input ended and every request answered, or close() was called. */
   closed: Promise<void>
   close(): Promise<void>
-  /** Resolves when the first answer has been written (the server is in use; background work may begin). */
-  firstAnswer: Promise<void>
 }
 
 /** Serves the factory on this process's stdin and the given protocol stdout (see claimStdout). */
@@ -54,6 +52,5 @@ export function serveOnStdio(factory: () => McpServer, stdout: Writable): StdioS
   return {
     close: () => handle.close(),
     closed: transport.closed,
-    firstAnswer: transport.firstAnswer,
   }
 }

@@ -136,8 +136,10 @@ export async function executeCommand(tool: CommandTool, input: Record<string, un
     clearInterval(ticker)
     how.signal?.removeEventListener('abort', onCallAbort)
     release()
-    // Refill only now: warming a worker while the command runs would compete with it for the CPU.
-    if (prestarted) env.workers.fill()
+    // Warm the next worker only now: warming one while the command runs would compete with it for the CPU, and
+    // warming before the server's first call would compete with the host's other servers starting (a host starts
+    // them all at once and waits 3 s for each one's first answer: bench/first-answer.mjs).
+    env.workers.fill()
   })
 
   const mapped = (outcome: RunOutcome) => {

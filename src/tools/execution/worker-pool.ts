@@ -52,6 +52,8 @@ function rssOf(pid: number): number {
  * fallback for good when workers keep failing.
  */
 export class WorkerPool {
+  /** Workers start only in a server that allows them (not in `mcp call`, whose process ends with its one call). */
+  private allowed = false
   private closed = false
   private failures = 0
   private readonly idle = new Set<Worker>()
@@ -62,7 +64,12 @@ export class WorkerPool {
   constructor(private readonly options: PoolOptions) {}
 
   get enabled(): boolean {
-    return !this.closed && this.options.size > 0 && this.failures < MAX_FAILURES
+    return this.allowed && !this.closed && this.options.size > 0 && this.failures < MAX_FAILURES
+  }
+
+  /** Lets fill() start workers from now on. */
+  allow(): void {
+    this.allowed = true
   }
 
   /** Workers waiting for a call (ready or still warming). */

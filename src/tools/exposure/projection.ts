@@ -159,38 +159,59 @@ export function project(registry: Registry, settings: Settings, reservedBytes = 
   }
 
   const selector = settings.projection.tools ?? profile?.include
-  const allBytes = !selector && boundary.length <= maxTools ? boundary.reduce((sum, t) => sum + listingBytes(t), 0) : Infinity
-  let bandSource: BandSource
-  let fitted: {band: readonly CommandTool[]; bytes: number}
-  if (selector) {
-    const selected = globMatcher(selector)
-    fitted = fit(
-      boundary.filter((t) => selected(t.id)),
-      maxTools,
-      maxBytes,
-    )
-    bandSource = settings.projection.tools ? 'tools flag' : source!
-  } else if (allBytes <= maxBytes) {
-    fitted = {band: boundary, bytes: allBytes}
-    bandSource = 'all commands fit'
-  } else {
-    fitted = fit(defaultOrder(boundary), maxTools, maxBytes)
-    bandSource = 'default selection'
+  // The band is fitted on first use (tools/list, a built-in that names it): fitting builds the schemas of the
+  // commands it weighs, which a server's first answer (initialize, server/discover) does not need.
+  let chosen: {band: CommandTool[]; bandSource: BandSource; bytes: number; gateway: CommandTool[]; inBand: Set<CommandTool>; notListed: NotListed[]} | undefined
+  const choose = () => {
+    if (chosen) return chosen
+    const allBytes = !selector && boundary.length <= maxTools ? boundary.reduce((sum, t) => sum + listingBytes(t), 0) : Infinity
+    let bandSource: BandSource
+    let fitted: {band: readonly CommandTool[]; bytes: number}
+    if (selector) {
+      const selected = globMatcher(selector)
+      fitted = fit(
+        boundary.filter((t) => selected(t.id)),
+        maxTools,
+        maxBytes,
+      )
+      bandSource = settings.projection.tools ? 'tools flag' : source!
+    } else if (allBytes <= maxBytes) {
+      fitted = {band: boundary, bytes: allBytes}
+      bandSource = 'all commands fit'
+    } else {
+      fitted = fit(defaultOrder(boundary), maxTools, maxBytes)
+      bandSource = 'default selection'
+    }
+
+    const inBand = new Set(fitted.band)
+    const gateway = boundary.filter((t) => !inBand.has(t))
+    const outside = gateway.map((tool): NotListed => ({id: tool.id, reason: 'outside the typed band (reachable through run_command)'}))
+    const all = [...notListed, ...outside].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+    chosen = {band: [...fitted.band].sort((a, b) => (a.id < b.id ? -1 : 1)), bandSource, bytes: fitted.bytes, gateway, inBand, notListed: all}
+    return chosen
   }
 
-  const {band, bytes} = fitted
-  const inBand = new Set(band)
-  const gateway = boundary.filter((t) => !inBand.has(t))
-  for (const tool of gateway) notListed.push({id: tool.id, reason: 'outside the typed band (reachable through run_command)'})
   return {
-    band: [...band].sort((a, b) => (a.id < b.id ? -1 : 1)),
-    bandBytes: bytes,
-    bandSource,
+    get band() {
+      return choose().band
+    },
+    get bandBytes() {
+      return choose().bytes
+    },
+    get bandSource() {
+      return choose().bandSource
+    },
     executable: new Map(boundary.map((t) => [t.id, t])),
-    gateway,
-    inBand,
+    get gateway() {
+      return choose().gateway
+    },
+    get inBand() {
+      return choose().inBand
+    },
     limits: {maxBytes: settings.projection.maxBytes, maxTools, reservedBytes},
-    notListed: notListed.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)),
+    get notListed() {
+      return choose().notListed
+    },
     profile: name,
     readOnly,
   }

@@ -34,6 +34,8 @@ afterEach(async () => {
 function environment(flags: ServerFlags): CallEnvironment {
   const settings = resolveSettings(parseAuthorConfig({}), {workers: 0, ...flags})
   const env = createCallEnvironment(config, settings, project(buildRegistry(config, settings), settings))
+  // As a server does: its workers warm once a call has run.
+  env.workers.allow()
   environments.push(env)
   return env
 }

@@ -33,6 +33,7 @@ function pool(size: number): {env: Record<string, string>; marker: string; pool:
   markers.push(marker)
   const env = {...taskboxEnv(space.dir), WORKER_POOL_TEST: marker}
   const made = new WorkerPool({bin: TASKBOX_BIN, env, root: TASKBOX, size})
+  made.allow()
   pools.push(made)
   return {env, marker, pool: made}
 }
@@ -98,5 +99,21 @@ describe('WorkerPool', () => {
 
     expect(workers.enabled).toBe(false)
     expect(workers.size).toBe(0)
+  })
+})
+
+describe('a pool a server has not allowed to start', () => {
+  it('starts no worker, however often it is filled (mcp call runs one command and ends)', async () => {
+    const marker = randomUUID()
+    markers.push(marker)
+    const idle = new WorkerPool({bin: TASKBOX_BIN, env: {...taskboxEnv(space.dir), WORKER_POOL_TEST: marker}, root: TASKBOX, size: 2})
+    pools.push(idle)
+    idle.fill()
+    idle.fill()
+    expect(idle.size).toBe(0)
+    expect(idle.take({argv: ['status'], cwd: space.dir, env: {}})).toBeUndefined()
+    idle.allow()
+    idle.fill()
+    expect(idle.size).toBe(2)
   })
 })
