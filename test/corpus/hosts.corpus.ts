@@ -200,6 +200,15 @@ describe('Claude Code', () => {
     expect(Buffer.byteLength(JSON.stringify(ours)) / 4).toBeLessThan(8000)
   })
 
+  it('is listed every command, the band\'s and the others, so its own search finds one the band leaves out', async () => {
+    // A band of 3 commands: the host that puts every tool before its model (Gemini CLI, below) is listed those 3;
+    // Claude Code, which defers them all behind its search, every command.
+    const {bodies} = await turn('Upload my tasks.', [{input: {max_results: 5, query: 'upload the tasks to the team server'}, tool: 'ToolSearch'}], [], {config: ['--max-tools', '3']})
+    const first = JSON.stringify(bodies[0])
+    for (const name of ['init', 'sync', 'tasks_add', 'tasks_remove', 'report_weekly']) expect(first).toContain(`mcp__taskbox__${name}`)
+    expect(toolResult(bodies, 0)).toContain('{"type":"tool_reference","tool_name":"mcp__taskbox__sync"}')
+  })
+
   it('holds a --scope project server for approval, as the command says it will', async () => {
     const {env, project} = scratch()
     const written = await runCli(process.execPath, [TASKBOX, 'mcp', 'config', '--client', 'claude-code', '--scope', 'project', '--write'], env, project)
@@ -356,6 +365,24 @@ describe('Gemini CLI', () => {
     // server's own notice in the middle and the last line are both there.
     expect(sent).toMatch(/\[… \d+ characters not shown\. The whole output is kept/)
     expect(sent).toContain('out line 0032768 ')
+  })
+
+  it('is declared the band alone (the other commands through find_commands and run_command), as it puts every tool before its model', async () => {
+    const {env, project} = await geminiProject(TASKBOX, ['--max-tools', '3'])
+    const model = await startModelEndpoint()
+    try {
+      const ran = await runCli(gemini(), ['-p', 'hi', '-o', 'json', '--approval-mode', 'yolo'], {...env, GEMINI_API_KEY: 'offline', GOOGLE_GEMINI_BASE_URL: model.url}, project)
+      expect(ran.code).toBe(0)
+      const declared = model.bodies
+        .flatMap((body) => ((body.tools ?? []) as {functionDeclarations?: {name: string}[]}[]).flatMap((tool) => tool.functionDeclarations ?? []))
+        .map((declaration) => declaration.name)
+        .filter((name) => name.startsWith('mcp_taskbox_'))
+      const commands = new Set(declared.filter((name) => !/_(?:cli_info|list_commands|describe_command|search_docs|read_doc|describe_capabilities|find_commands|run_command|job_status|cancel_job|read_output)$/.test(name)))
+      expect(commands.size).toBe(3)
+      expect(declared).toContain('mcp_taskbox_find_commands')
+    } finally {
+      await model.close()
+    }
   })
 
   it('connects in the folder mcp config --write --trust records as trusted, and shows the server Disabled without it', async () => {
