@@ -29,8 +29,9 @@ const ids = (dir: string) => (JSON.parse(readFileSync(join(dir, '.taskbox.json')
 
 /** How many times the audit log says a command ran, and what it says of refusals. */
 function audited(home: string): {outcomes: string[]; ran: number} {
-  const file = join(home, 'data', 'taskbox', 'mcp-audit.jsonl')
-  const records = existsSync(file) ? readFileSync(file, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as {outcome: string}) : []
+  // Calls that ran nothing (declined, not confirmed) are kept beside the log, in their own file.
+  const read = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as {outcome: string; time: string}) : [])
+  const records = [...read(join(home, 'data', 'taskbox', 'mcp-audit.jsonl')), ...read(join(home, 'data', 'taskbox', 'mcp-audit.refused.jsonl'))].sort((a, b) => (a.time < b.time ? -1 : 1))
   return {outcomes: records.map((r) => r.outcome), ran: records.filter((r) => r.outcome === 'ran').length}
 }
 

@@ -209,15 +209,18 @@ describe('jobs', () => {
     await endpoint.call('job_status', {job: id, wait: 30})
     const after = await endpoint.call('slow', args)
     expect(after.structuredContent!.job).toMatchObject({exitCode: 0, id, status: 'completed'})
-    // The audit log has the call (it ran, as this job), the two replays, and the job's end with its exit code.
+    // The audit log has the call (it ran, as this job) and the job's end with its exit code; the two replays (which
+    // ran nothing) are in the file beside it.
     const audit = join(endpoint.home, 'data/faulty-cli/mcp-audit.jsonl')
     expect(await eventually(() => existsSync(audit) && readFileSync(audit, 'utf8').includes('job-ended'), 5000)).toBe(true)
-    const records = readFileSync(audit, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>)
-    expect(records.map(({exitCode, job, outcome}) => ({exitCode, job, outcome}))).toEqual([
+    const records = (file: string) => readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>)
+    expect(records(audit).map(({exitCode, job, outcome}) => ({exitCode, job, outcome}))).toEqual([
       {exitCode: null, job: id, outcome: 'ran'},
-      {exitCode: null, job: undefined, outcome: 'replayed'},
       {exitCode: 0, job: id, outcome: 'job-ended'},
-      {exitCode: null, job: undefined, outcome: 'replayed'},
+    ])
+    expect(records(audit.replace(/\.jsonl$/, '.refused.jsonl')).map(({job, outcome}) => ({job, outcome}))).toEqual([
+      {job: undefined, outcome: 'replayed'},
+      {job: undefined, outcome: 'replayed'},
     ])
   }, 90_000)
 })

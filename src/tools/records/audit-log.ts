@@ -82,47 +82,15 @@ export function auditLine(record: AuditRecord): string {
   return `${line}\n`
 }
 
-/**
- * Append-only JSONL audit log of mutating and destructive calls, rotated by size. Writes are queued so lines never
- * interleave and rotation never races an append. A failed write is returned (the caller reports it), never dropped
- * silently. Records are capped (auditLine), so a rotated file holds at least (maxBytes − MAX_RECORD_BYTES) /
- * MAX_RECORD_BYTES of them and the log always keeps the records of the last `guaranteed` calls, however large their
- * arguments: no burst of calls can rotate an earlier change out of sight sooner.
- */
-export class AuditLog {
-  private queue: Promise<unknown> = Promise.resolve()
-  private readonly keep: number
-  private readonly maxBytes: number
-
+/** A JSONL file rotated by size: `.1` the newest old one, `keep` of them kept. */
+class RotatingFile {
   constructor(
     readonly file: string,
-    options: AuditOptions = {},
-  ) {
-    this.keep = options.keep ?? 3
-    this.maxBytes = Math.max(options.maxBytes ?? 10 * 1024 * 1024, 2 * MAX_RECORD_BYTES)
-  }
+    private readonly keep: number,
+    private readonly maxBytes: number,
+  ) {}
 
-  /** The number of most recent records the log is sure to hold (the current file may be empty). */
-  get guaranteed(): number {
-    return this.keep * Math.floor((this.maxBytes - MAX_RECORD_BYTES) / MAX_RECORD_BYTES)
-  }
-
-  /** Resolves with undefined when written, or with what went wrong. */
-  append(record: AuditRecord): Promise<string | undefined> {
-    const write = this.queue.then(() => this.write(auditLine(record)))
-    this.queue = write.catch(() => {})
-    return write.then(
-      () => undefined,
-      (error: unknown) => (error instanceof Error ? error.message : String(error)),
-    )
-  }
-
-  private async rotate(): Promise<void> {
-    for (let n = this.keep - 1; n >= 1; n--) await rename(`${this.file}.${n}`, `${this.file}.${n + 1}`).catch(() => {})
-    await rename(this.file, `${this.file}.1`)
-  }
-
-  private async write(line: string): Promise<void> {
+  async append(line: string): Promise<void> {
     await mkdir(dirname(this.file), {mode: 0o700, recursive: true})
     const size = await stat(this.file).then(
       (s) => s.size,
@@ -130,5 +98,61 @@ export class AuditLog {
     )
     if (size > 0 && size + Buffer.byteLength(line) > this.maxBytes) await this.rotate()
     await appendFile(this.file, line, {mode: 0o600})
+  }
+
+  private async rotate(): Promise<void> {
+    for (let n = this.keep - 1; n >= 1; n--) await rename(`${this.file}.${n}`, `${this.file}.${n + 1}`).catch(() => {})
+    await rename(this.file, `${this.file}.1`)
+  }
+}
+
+/** Outcomes of calls that ran nothing: kept apart, so no number of them can rotate a record of a change away. */
+const RAN_NOTHING: ReadonlySet<AuditRecord['outcome']> = new Set(['not-confirmed', 'not-run', 'refused', 'replayed'])
+
+/** Where the records of calls that ran nothing go, beside the log: `mcp-audit.jsonl` → `mcp-audit.refused.jsonl`. */
+export function refusalsFile(file: string): string {
+  return file.replace(/(\.jsonl)?$/, '.refused.jsonl')
+}
+
+/**
+ * Append-only JSONL audit log of mutating and destructive calls, rotated by size. Calls that ran something (`ran`,
+ * `job-ended`) and calls that ran nothing (refused, not run, not confirmed, replayed) go to two files, each rotated on
+ * its own: refusals cost nothing to make, and a flood of them must never rotate the record of a change out of sight.
+ * Writes are queued so lines never interleave and rotation never races an append. A failed write is returned (the
+ * caller reports it), never dropped silently. Records are capped (auditLine), so a rotated file holds at least
+ * (maxBytes − MAX_RECORD_BYTES) / MAX_RECORD_BYTES of them and the log always keeps the records of the last
+ * `guaranteed` calls that ran, however large their arguments and however many calls were refused meanwhile.
+ */
+export class AuditLog {
+  private queue: Promise<unknown> = Promise.resolve()
+  private readonly keep: number
+  private readonly maxBytes: number
+  private readonly ran: RotatingFile
+  private readonly ranNothing: RotatingFile
+
+  constructor(
+    readonly file: string,
+    options: AuditOptions = {},
+  ) {
+    this.keep = options.keep ?? 3
+    this.maxBytes = Math.max(options.maxBytes ?? 10 * 1024 * 1024, 2 * MAX_RECORD_BYTES)
+    this.ran = new RotatingFile(file, this.keep, this.maxBytes)
+    this.ranNothing = new RotatingFile(refusalsFile(file), this.keep, this.maxBytes)
+  }
+
+  /** The number of most recent records of calls that ran the log is sure to hold (the current file may be empty). */
+  get guaranteed(): number {
+    return this.keep * Math.floor((this.maxBytes - MAX_RECORD_BYTES) / MAX_RECORD_BYTES)
+  }
+
+  /** Resolves with undefined when written, or with what went wrong. */
+  append(record: AuditRecord): Promise<string | undefined> {
+    const target = RAN_NOTHING.has(record.outcome) ? this.ranNothing : this.ran
+    const write = this.queue.then(() => target.append(auditLine(record)))
+    this.queue = write.catch(() => {})
+    return write.then(
+      () => undefined,
+      (error: unknown) => (error instanceof Error ? error.message : String(error)),
+    )
   }
 }

@@ -3,7 +3,7 @@ import {chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, sta
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 
-import {AuditLog, auditLine, type AuditRecord, MAX_RECORD_BYTES} from '../../../src/tools/records/audit-log.js'
+import {AuditLog, auditLine, type AuditRecord, MAX_RECORD_BYTES, refusalsFile} from '../../../src/tools/records/audit-log.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'audit-'))
 afterAll(() => rmSync(dir, {force: true, recursive: true}))
@@ -75,6 +75,25 @@ describe('AuditLog', () => {
     for (let i = 1; i <= 5; i++) await log.append({...record(i), arguments: {title: 'q'.repeat(9 * 1024 * 1024)}})
     expect(lines(file)[0].arguments.title).toBe('the earlier change')
     expect(existsSync(`${file}.1`)).toBe(false)
+  })
+
+  it('keeps the record of a change whatever number of calls are refused after it (they are kept apart)', async () => {
+    const file = join(dir, 'f', 'audit.jsonl')
+    const log = new AuditLog(file, {keep: 2, maxBytes: 32 * 1024})
+    await log.append({...record(0), arguments: {title: 'the change'}})
+    // Far more refusals than both files hold: a reused idempotency key, a declined confirmation, a busy server, a replay.
+    const outcomes: AuditRecord['outcome'][] = ['refused', 'not-confirmed', 'not-run', 'replayed']
+    for (let i = 1; i <= 2000; i++) await log.append({...record(i), exitCode: null, outcome: outcomes[i % 4]})
+    await log.append({...record(2001), exitCode: 0, outcome: 'job-ended'})
+    expect(lines(file).map((r) => [r.outcome, r.arguments.title])).toEqual([
+      ['ran', 'the change'],
+      ['job-ended', 'task 2001'],
+    ])
+    // The refusals are on record too, in their own file, rotated on its own.
+    const refused = refusalsFile(file)
+    expect(refused).toBe(join(dir, 'f', 'audit.refused.jsonl'))
+    expect(lines(refused).at(-1)!.arguments.title).toBe('task 2000')
+    expect(existsSync(`${refused}.1`)).toBe(true)
   })
 
   it('reports a failed write instead of dropping it silently', async () => {
