@@ -77,9 +77,9 @@ function label(tool: CommandTool): string {
 }
 
 /** One command's section of a topic file: what `<bin> <id> --help` says, and how it stands. */
-function commandSection(tool: CommandTool, config: Config, projection: Projection): string {
+function commandSection(tool: CommandTool, config: Config): string {
   // A skill is read by an agent with a shell: which tools a server lists does not enter into it.
-  const d = commandDetails(tool, config, projection.inBand)
+  const d = commandDetails(tool, config, new Set())
   const parts = [`## \`${config.bin} ${d.id}\``, `${d.summary || d.description.split('\n')[0] || ''} *(${label(tool)}${d.jsonOutput ? '; `--json`' : ''})*`.trim()]
   if (d.description && d.description !== d.summary) parts.push(d.description)
   parts.push(['```sh', ...usageLines(d, config.bin), '```'].join('\n'))
@@ -141,7 +141,7 @@ export function agentSkill(config: Config, projection: Projection): AgentSkill {
   const skill = `---\nname: ${JSON.stringify(name)}\ndescription: ${JSON.stringify(description)}\n---\n\n${body.join('\n\n')}\n`
   const references = topics.map((topic) => ({
     path: files.get(topic)!,
-    text: `# ${bin}: ${topic === 'top-level' ? 'top-level commands' : `the ${topic} topic`}\n\n${byTopic.get(topic)!.map((tool) => commandSection(tool, config, projection)).join('\n\n')}\n`,
+    text: `# ${bin}: ${topic === 'top-level' ? 'top-level commands' : `the ${topic} topic`}\n\n${byTopic.get(topic)!.map((tool) => commandSection(tool, config)).join('\n\n')}\n`,
   }))
   return {description, files: [{path: 'SKILL.md', text: skill}, ...references], name}
 }

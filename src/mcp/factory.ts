@@ -13,7 +13,7 @@ import type * as z from 'zod'
 
 import type {CallAnswer, CallContext} from '../tools/execution/pipeline.js'
 import type {Listable} from '../tools/exposure/listing.js'
-import type {ServerPlan} from './plan.js'
+import type {ListedTool, ServerPlan} from './plan.js'
 
 import {type AgentHost, type AgentHostId, agentHostOf, isAgentHostId, resultBudget} from '../settings/agent-hosts.js'
 import {toJsonSchema, withoutHostKeys} from '../tools/catalog/input-schema.js'
@@ -32,52 +32,35 @@ const MAX_TOOL_INPUT_ELEMENTS = 10_000
 
 /**
  * What one server instance registers: HTTP builds one per request (see http/routing.ts). `all`: everything; `none`:
- * no tool (resources and prompts only); a tools/list (`listing`, answered from the precomputed listing) or a
- * tools/call of one named tool needs neither resources nor prompts.
+ * no tool (resources and prompts only); `builtins`: the built-in tools (a tools/call of a name no tool has, answered
+ * as the SDK answers it); a tools/list (`listing`, answered from the precomputed listing) or a tools/call of one named
+ * tool needs neither resources nor prompts.
  */
-export type ToolSelection = 'all' | 'listing' | 'none' | {name: string}
+export type ToolSelection = 'all' | 'builtins' | 'listing' | 'none' | {name: string}
 
 type ToolSchema = StandardSchemaWithJSON<Record<string, unknown>>
 
 /**
- * The zod schema wrapped so its JSON Schema is converted once per process (toJsonSchema memoizes), not once per
- * server instance (HTTP builds an instance per request). Validation is still zod's, after the arguments hosts add to
- * every call of their own accord are taken out (withoutHostKeys): the schema stays strict for everything else.
+ * A tool's schema as the SDK holds it, one per tool for the process (HTTP builds a server per request): its zod schema
+ * is built only when first used — a server registers every command in reach, and building a command's zod schema is
+ * most of what it costs — and its JSON Schema converted once (toJsonSchema memoizes). Validation is zod's, after the
+ * arguments hosts add to every call of their own accord are taken out (withoutHostKeys): strict for everything else.
  */
-function frozenSchema(schema: z.ZodObject): ToolSchema {
-  const json = ({target}: {target: string}) => toJsonSchema(schema, target === 'draft-07' ? 'draft-07' : 'draft-2020-12')
-  const standard = schema['~standard']
-  const validate = (value: unknown) => standard.validate(withoutHostKeys(value))
-  return {'~standard': {...standard, jsonSchema: {input: json, output: json}, validate}} as unknown as ToolSchema
-}
-
-const schemas = new WeakMap<z.ZodObject, ToolSchema>()
-function schemaFor(schema: z.ZodObject): ToolSchema {
-  let frozen = schemas.get(schema)
-  if (!frozen) schemas.set(schema, (frozen = frozenSchema(schema)))
-  return frozen
-}
-
-/**
- * A command's schema as the SDK holds it, built only when a call is validated: a server registers every command in
- * reach (a host that searches its tools lists them all), and building a zod schema is most of what a command costs.
- */
-const lazySchemas = new WeakMap<object, ToolSchema>()
-type JsonSchemaOf = ToolSchema['~standard']['jsonSchema']['input']
-function lazySchemaFor(input: {readonly schema: z.ZodObject}): ToolSchema {
-  let lazy = lazySchemas.get(input)
-  if (!lazy) {
-    const real = () => schemaFor(input.schema)['~standard']
+const schemas = new WeakMap<object, ToolSchema>()
+function schemaOf(owner: {readonly schema: z.ZodObject}): ToolSchema {
+  let wrapped = schemas.get(owner)
+  if (!wrapped) {
+    const json = ({target}: {target: string}) => toJsonSchema(owner.schema, target === 'draft-07' ? 'draft-07' : 'draft-2020-12')
     const standard = {
-      jsonSchema: {input: (options: Parameters<JsonSchemaOf>[0]) => real().jsonSchema.input(options), output: (options: Parameters<JsonSchemaOf>[0]) => real().jsonSchema.output(options)},
-      validate: (value: unknown) => real().validate(value),
+      jsonSchema: {input: json, output: json},
+      validate: (value: unknown) => owner.schema['~standard'].validate(withoutHostKeys(value)),
       vendor: 'zod',
       version: 1,
     }
-    lazySchemas.set(input, (lazy = {'~standard': standard} as unknown as ToolSchema))
+    schemas.set(owner, (wrapped = {'~standard': standard} as unknown as ToolSchema))
   }
 
-  return lazy
+  return wrapped
 }
 
 /**
@@ -164,8 +147,8 @@ function listingOf(plan: ServerPlan, host: AgentHost): Tool[] {
   })
 }
 
-function selected(selection: ToolSelection, name: string): boolean {
-  return selection === 'all' || (typeof selection === 'object' && selection.name === name)
+function selected(selection: ToolSelection, entry: ListedTool): boolean {
+  return selection === 'all' || (selection === 'builtins' && entry.kind === 'builtin') || (typeof selection === 'object' && selection.name === entry.tool.name)
 }
 
 /**
@@ -195,7 +178,7 @@ export function createServerFactory(plan: ServerPlan, options: {warnUnaskable?: 
     const hostOf = (ctx: ServerContext) => agentHostOf(clientOf(ctx, server, transport.era)?.name, transport.named)
     if (tools === 'all' || tools === 'none') {
       registerResources(server, plan, hostOf)
-      registerPrompts(server, plan.prompts)
+      registerPrompts(server, plan.prompts, (ctx) => plan.commandsFor(hostOf(ctx)))
     }
     if (options.warnUnaskable && plan.call.settings.confirmDestructive && !plan.call.settings.trustHostApproval) {
       // One connection per process on stdio: say once, at the handshake, what the pipeline will do with this client.
@@ -208,11 +191,11 @@ export function createServerFactory(plan: ServerPlan, options: {warnUnaskable?: 
 
     // Every tool a host may list is callable, whichever host this is (which it lists is tools/list's business).
     for (const entry of plan.callable) {
-      if (!selected(tools, entry.tool.name)) continue
-      if (entry.kind === 'builtin') register(server, transport, entry.tool, schemaFor(entry.tool.schema), entry.tool.handler)
+      if (!selected(tools, entry)) continue
+      if (entry.kind === 'builtin') register(server, transport, entry.tool, schemaOf(entry.tool), entry.tool.handler)
       else {
         const {tool} = entry
-        register(server, transport, tool, lazySchemaFor(tool.input), (input, context) => callCommandTool(tool, input, plan.call, context))
+        register(server, transport, tool, schemaOf(tool.input), (input, context) => callCommandTool(tool, input, plan.call, context))
       }
     }
 

@@ -1,6 +1,7 @@
 import {Client} from '@modelcontextprotocol/client'
 import {type CallToolResult, InMemoryTransport} from '@modelcontextprotocol/server'
 
+import type {CommandTool} from '../tools/catalog/registry.js'
 import type {ServerPlan} from './plan.js'
 
 import {spelled} from '../host/spelling.js'
@@ -54,10 +55,17 @@ export async function readToolArguments(flag: string | undefined, stdin: NodeJS.
   return parseToolArguments(text, 'standard input')
 }
 
-/** Keys of the arguments (and of run_command's `arguments`) whose names say they hold a secret. */
-export function secretKeysIn(args: Record<string, unknown>): string[] {
-  const inner = args.arguments && typeof args.arguments === 'object' && !Array.isArray(args.arguments) ? Object.keys(args.arguments) : []
-  return [...Object.keys(args), ...inner].filter((key) => isSecretName(key))
+/**
+ * Keys of a call's arguments (and of run_command's `arguments`) that hold a secret: the command's secret flags and
+ * args (by name, by their variable, or `oclif.mcp.secretFlags`), and any key named like one.
+ */
+export function secretKeysIn(plan: ServerPlan, name: string, args: Record<string, unknown>): string[] {
+  const secretOf = (tool: CommandTool | undefined, values: object) => (tool?.input.params ?? []).flatMap((p) => (p.kind !== 'rest' && p.secret && p.property in values ? [p.property] : []))
+  const inner = args.arguments && typeof args.arguments === 'object' && !Array.isArray(args.arguments) ? args.arguments : {}
+  const entry = plan.callable.find((listed) => listed.tool.name === name)
+  const command = entry?.kind === 'command' ? secretOf(entry.tool, args) : []
+  const through = name === 'run_command' && typeof args.command === 'string' ? secretOf(findExecutable(plan.projection, args.command), inner) : []
+  return [...new Set([...command, ...through, ...[...Object.keys(args), ...Object.keys(inner)].filter((key) => isSecretName(key))])]
 }
 
 function unknownTool(plan: ServerPlan, name: string, listed: readonly string[]): CallRequestError {
@@ -88,8 +96,8 @@ export type Asker = (question: string) => Promise<'accept' | 'cancel' | 'decline
  * (CallRequestError) before anything runs. Client and server are closed before it returns.
  */
 export async function callToolInProcess(plan: ServerPlan, name: string, args: Record<string, unknown>, ask?: Asker): Promise<CallToolResult> {
-  // The server lists exactly plan.listed (see createServerFactory).
-  const names = plan.listed.map((entry) => entry.tool.name)
+  // The server answers every tool a host may list (plan.callable: see createServerFactory).
+  const names = plan.callable.map((entry) => entry.tool.name)
   if (!names.includes(name)) throw unknownTool(plan, name, names)
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
   const server = createServerFactory(plan)()

@@ -2,7 +2,7 @@ import type {ToolHints} from '../tools/catalog/hints.js'
 import type {BandSource, NotListedReason} from '../tools/exposure/projection.js'
 import type {ServerPlan} from './plan.js'
 
-import {AGENT_HOSTS, UNKNOWN_HOST} from '../settings/agent-hosts.js'
+import {agentHostOf} from '../settings/agent-hosts.js'
 
 /** One entry of tools/list, in the order the server registers it. */
 export interface InventoryTool {
@@ -50,10 +50,9 @@ export interface Inventory {
 /** What a server of this plan lists for the host its --client names (a host no request names, without it). */
 export function takeInventory(plan: ServerPlan): Inventory {
   const {projection} = plan
-  const named = plan.call.settings.agentHost
-  const host = named ? AGENT_HOSTS[named] : UNKNOWN_HOST
-  const listedCommands = plan.commandsFor(host)
-  const tools = plan.listedFor(host).map(
+  const view = plan.viewFor(agentHostOf(undefined, plan.call.settings.agentHost))
+  const listedCommands = view.commands
+  const tools = view.tools.map(
     ({kind, tool}): InventoryTool => ({annotations: tool.hints, command: kind === 'builtin' ? null : tool.displayId, kind, name: tool.name}),
   )
   const commands = [...projection.executable.values()]
@@ -67,12 +66,12 @@ export function takeInventory(plan: ServerPlan): Inventory {
       ...(t.withheldFlags.length > 0 ? {withheldFlags: t.withheldFlags.map((w) => w.name)} : {}),
     }))
   const notListed: Inventory['totals']['notListed'] = {}
-  for (const {reason} of projection.notListed) notListed[reason] = (notListed[reason] ?? 0) + 1
+  for (const {reason} of view.notListed) notListed[reason] = (notListed[reason] ?? 0) + 1
   return {
     commands,
     limits: projection.limits,
     listed: tools.map((t) => t.name),
-    notListed: projection.notListed.map(({detail, id, reason}) => ({command: id, reason, ...(detail ? {detail} : {})})),
+    notListed: view.notListed.map(({detail, id, reason}) => ({command: id, reason, ...(detail ? {detail} : {})})),
     profile: {name: projection.profile, source: projection.bandSource},
     readOnly: projection.readOnly,
     tools,

@@ -2,10 +2,10 @@ import type {Config} from '@oclif/core'
 import {SUPPORTED_PROTOCOL_VERSIONS} from '@modelcontextprotocol/server'
 
 import type {AgentHost} from '../settings/agent-hosts.js'
-import type {Settings} from '../settings/settings.js'
+import type {ExposureChoice, Settings} from '../settings/settings.js'
 import type {BuiltinTool} from '../tools/builtins/builtin-tool.js'
 import type {CommandTool, Registry} from '../tools/catalog/registry.js'
-import type {Projection} from '../tools/exposure/projection.js'
+import type {NotListed, Projection} from '../tools/exposure/projection.js'
 
 import {cliInfoTool} from '../tools/builtins/cli-info.js'
 import {describeCapabilitiesTool} from '../tools/builtins/describe-capabilities.js'
@@ -21,7 +21,7 @@ import {type CallEnvironment, createCallEnvironment} from '../tools/execution/ca
 import {UNKNOWN_HOST} from '../settings/agent-hosts.js'
 import {hostCommands} from '../tools/exposure/host-exposure.js'
 import {entryBytes, LISTING_ENVELOPE_BYTES} from '../tools/exposure/listing.js'
-import {project} from '../tools/exposure/projection.js'
+import {GATEWAY_REASON, project} from '../tools/exposure/projection.js'
 import {type PlannedPrompt, planPrompts} from './prompts.js'
 import {agentInstructions, type AgentInstructions} from './instructions.js'
 
@@ -33,6 +33,42 @@ export const PROTOCOL_REVISIONS: readonly string[] = ['2026-07-28', ...SUPPORTED
 
 /** One entry of tools/list, in order. */
 export type ListedTool = {kind: 'builtin'; tool: BuiltinTool} | {kind: 'command'; tool: CommandTool}
+
+/** What one host is listed: its tool entries in order, its commands, and why each command in reach is not one of them. */
+export interface HostView {
+  commands: ReadonlySet<CommandTool>
+  /** Outside the boundary (with its reason), and in reach but not listed for this host (through run_command). */
+  notListed: readonly NotListed[]
+  tools: readonly ListedTool[]
+}
+
+interface HostViews {
+  of(host?: AgentHost): HostView
+}
+
+/** Per host (by its id: the inputs are fixed once the plan is made), its view, made on first use. */
+function hostViews(projection: Projection, builtins: readonly BuiltinTool[], exposure: ExposureChoice): HostViews {
+  const made = new Map<string, HostView>()
+  return {
+    of(host = UNKNOWN_HOST) {
+      let view = made.get(host.id)
+      if (!view) {
+        const commands = hostCommands(projection, host, exposure, builtins.length)
+        const listed = new Set(commands)
+        const outside = projection.notListed.filter((entry) => entry.reason !== GATEWAY_REASON)
+        const unlisted = [...projection.executable.values()].filter((tool) => !listed.has(tool)).map((tool): NotListed => ({id: tool.id, reason: GATEWAY_REASON}))
+        view = {
+          commands: listed,
+          notListed: [...outside, ...unlisted].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)),
+          tools: [...builtins.map((tool) => ({kind: 'builtin' as const, tool})), ...commands.map((tool) => ({kind: 'command' as const, tool}))],
+        }
+        made.set(host.id, view)
+      }
+
+      return view
+    },
+  }
+}
 
 /** Everything the factory reads; built once per process, shared by every server instance and transport. */
 export interface ServerPlan {
@@ -48,6 +84,8 @@ export interface ServerPlan {
   listedFor(host?: AgentHost): readonly ListedTool[]
   /** The commands this host lists as tools of their own. */
   commandsFor(host?: AgentHost): ReadonlySet<CommandTool>
+  /** What this host is listed, in full: its tools, its commands, and why each other command is not listed. */
+  viewFor(host?: AgentHost): HostView
   /** Every tool a call may name: the built-ins and every command in reach (a host may list any of them). */
   callable: readonly ListedTool[]
   projection: Projection
@@ -66,32 +104,18 @@ export function buildServerPlan(config: Config, settings: Settings, shared?: Pic
   // the band (only on the boundary, the same for any band), so they are measured against the band that ignores
   // them; the band is then fitted to what they leave, and the built-ins are made again for the projection they report.
   const unreserved = project(registry, settings)
-  // Warm workers import the listed commands ahead: the band's, fitted by the time a worker starts (after the first answer).
+  // Warm workers import the listed commands ahead: the band's, fitted by the time a worker starts (after a call).
   let listedIds = (): readonly string[] => []
   const call = shared?.call ?? createCallEnvironment(config, settings, unreserved, () => listedIds())
   const docs = shared?.docs ?? docsIndex(config, settings.author.docs ?? [])
-  // Per host (by its id), what it lists: the built-ins, then its commands; made on first use.
-  let builtins: BuiltinTool[] = []
-  let projected: Projection = unreserved
-  const byHost = new Map<string, {commands: ReadonlySet<CommandTool>; tools: ListedTool[]}>()
-  const viewFor = (host: AgentHost = UNKNOWN_HOST) => {
-    let view = byHost.get(host.id)
-    if (!view) {
-      const commands = hostCommands(projected, host, settings.projection.exposure, builtins.length)
-      view = {commands: new Set(commands), tools: [...builtins.map((tool) => ({kind: 'builtin' as const, tool})), ...commands.map((tool) => ({kind: 'command' as const, tool}))]}
-      byHost.set(host.id, view)
-    }
-
-    return view
-  }
-
-  const listedCommands = (host?: AgentHost) => viewFor(host).commands
+  // The built-ins ask, when called, what the caller's host lists: the views are made once the final projection is.
+  let views: HostViews | undefined
   const builtinsFor = (projection: Projection): BuiltinTool[] => [
-    describeCapabilitiesTool(projection, (host) => viewFor(host).tools.map((entry) => entry.tool.name)),
-    cliInfoTool(config, projection, PROTOCOL_REVISIONS),
-    listCommandsTool(config, projection, listedCommands),
-    describeCommandTool(config, projection, listedCommands),
-    findCommandsTool(config, projection, listedCommands),
+    describeCapabilitiesTool(projection, (host) => views!.of(host)),
+    cliInfoTool(config, projection, PROTOCOL_REVISIONS, (host) => views!.of(host).commands),
+    listCommandsTool(config, projection, (host) => views!.of(host).commands),
+    describeCommandTool(config, projection, (host) => views!.of(host).commands),
+    findCommandsTool(config, projection, (host) => views!.of(host).commands),
     runCommandTool(config, projection, call),
     jobStatusTool(call),
     cancelJobTool(call),
@@ -101,21 +125,27 @@ export function buildServerPlan(config: Config, settings: Settings, shared?: Pic
   const reserved = builtinsFor(unreserved).reduce((sum, tool) => sum + entryBytes(tool, tool.schema), LISTING_ENVELOPE_BYTES)
   const projection = project(registry, settings, reserved)
   if (!shared) listedIds = () => projection.band.map((tool) => tool.id)
-  projected = projection
-  builtins = builtinsFor(projection)
+  const builtins = builtinsFor(projection)
+  views = hostViews(projection, builtins, settings.projection.exposure)
   const byId = [...projection.executable.values()].sort((a, b) => (a.id < b.id ? -1 : 1))
+  const made = views
   return {
     call,
     callable: [...builtins.map((tool) => ({kind: 'builtin' as const, tool})), ...byId.map((tool) => ({kind: 'command' as const, tool}))],
+    commandsFor: (host) => made.of(host).commands,
     docs,
-    prompts: planPrompts(config, settings.author.prompts, projection),
     info: {name: config.bin, version: config.version, ...(settings.author.title ? {title: settings.author.title} : {})},
     instructions: agentInstructions(config, settings, projection),
-    listed: viewFor().tools,
-    listedFor: (host) => viewFor(host).tools,
-    commandsFor: listedCommands,
+    // A getter: what a host no request names is listed is worked out when first asked (tools/list, mcp tools), not
+    // before the server's first answer (it fits the band).
+    get listed() {
+      return made.of().tools
+    },
+    listedFor: (host) => made.of(host).tools,
     projection,
+    prompts: planPrompts(config, settings.author.prompts, projection),
     registry,
+    viewFor: (host) => made.of(host),
   }
 }
 

@@ -1,9 +1,10 @@
 import type {Config} from '@oclif/core'
 
-import {completable, type McpServer, ProtocolError, ProtocolErrorCode} from '@modelcontextprotocol/server'
+import {completable, type McpServer, ProtocolError, ProtocolErrorCode, type ServerContext} from '@modelcontextprotocol/server'
 import {createRequire} from 'node:module'
 import * as z from 'zod'
 
+import type {CommandTool} from '../tools/catalog/registry.js'
 import type {Projection} from '../tools/exposure/projection.js'
 
 import {ConfigError, type PromptSettings} from '../settings/author-config.js'
@@ -18,7 +19,8 @@ export interface PlannedPrompt {
   /** What its arguments accept; built once, as HTTP registers the prompts on a fresh server per request. */
   argsSchema: z.ZodObject
   name: string
-  render: (args: Record<string, string | undefined>) => string
+  /** The text, naming each command as the reader's host can call it (`listed`: the commands it lists as tools). */
+  render: (args: Record<string, string | undefined>, listed: ReadonlySet<CommandTool>) => string
   settings: PromptSettings
 }
 
@@ -27,11 +29,11 @@ class UnreachableCommand extends Error {}
 
 const requireHere = createRequire(import.meta.url)
 
-/** How a prompt names a command: the tool that runs it, or run_command for one outside the typed band. */
-function commandPhrase(projection: Projection, id: string, prompt: string): string {
+/** How a prompt names a command: the tool that runs it, or run_command for one its reader's host does not list. */
+function commandPhrase(projection: Projection, listed: ReadonlySet<CommandTool>, id: string, prompt: string): string {
   const tool = findExecutable(projection, id)
   if (!tool) throw new UnreachableCommand(`The prompt "${prompt}" names the command "${id}", which this server does not expose (it is unknown, excluded, or outside --read-only).`)
-  if (projection.inBand.has(tool)) return `the \`${tool.name}\` tool`
+  if (listed.has(tool)) return `the \`${tool.name}\` tool`
   return `\`run_command\` with {"command": "${tool.displayId}"} (describe_command gives its definitionHash)`
 }
 
@@ -48,7 +50,7 @@ export function planPrompts(config: Config, prompts: Record<string, PromptSettin
       throw new ConfigError(`Invalid MCP settings in package.json oclif.mcp.prompts.${name}.template: ${(error as Error).message.split('\n')[0]}`)
     }
 
-    const render = (args: Record<string, string | undefined>) => template({args, command: (id: string) => commandPhrase(projection, id, name), config})
+    const render = (args: Record<string, string | undefined>, listed: ReadonlySet<CommandTool>) => template({args, command: (id: string) => commandPhrase(projection, listed, id, name), config})
     return {argsSchema: argumentsSchema(settings), name, render, settings}
   })
 }
@@ -67,13 +69,14 @@ function argumentsSchema(settings: PromptSettings): z.ZodObject {
   return z.object(shape)
 }
 
-export function registerPrompts(server: McpServer, prompts: readonly PlannedPrompt[]): void {
+/** The prompts, each naming commands as the asking host can call them (`listedOf`: what it lists as tools). */
+export function registerPrompts(server: McpServer, prompts: readonly PlannedPrompt[], listedOf: (ctx: ServerContext) => ReadonlySet<CommandTool>): void {
   for (const prompt of prompts) {
     const {settings} = prompt
-    server.registerPrompt(prompt.name, {argsSchema: prompt.argsSchema, description: settings.description, title: settings.title}, (args) => {
+    server.registerPrompt(prompt.name, {argsSchema: prompt.argsSchema, description: settings.description, title: settings.title}, (args, ctx) => {
       let text: string
       try {
-        text = prompt.render(args as Record<string, string | undefined>)
+        text = prompt.render(args as Record<string, string | undefined>, listedOf(ctx))
       } catch (error) {
         if (error instanceof UnreachableCommand) throw new ProtocolError(ProtocolErrorCode.InvalidParams, error.message)
         throw new ProtocolError(ProtocolErrorCode.InternalError, `The prompt "${prompt.name}" could not be rendered: ${(error as Error).message}`)

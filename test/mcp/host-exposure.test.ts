@@ -124,4 +124,20 @@ describe('one exposure per kind of host', () => {
     const {tools} = await as('claude-code', plan, (client) => client.listTools())
     expect(tools.filter((tool) => !plan.listed.some((entry) => entry.kind === 'builtin' && entry.tool.name === tool.name))).toHaveLength(3)
   })
+
+  it('keeps a searching host to the band the person or the author chose (--tools, a profile)', async () => {
+    const plan = planOf({tools: ['status', 'tasks:list']})
+    const {tools} = await as('claude-code', plan, (client) => client.listTools())
+    const commands = tools.map((tool) => tool.name).filter((name) => plan.projection.executable.has(name.replaceAll('_', ':')) || name === 'status')
+    expect(commands.sort()).toEqual(['status', 'tasks_list'])
+  })
+
+  it('tells each host why every command it is not listed is missing, in describe_capabilities and mcp tools', async () => {
+    const plan = planOf(flags)
+    for (const [name, gateway] of [['claude-code', 0], ['gemini-cli-mcp-client', plan.projection.executable.size - 3]] as const) {
+      const data = await as(name, plan, async (client) => structured(await client.callTool({arguments: {}, name: 'describe_capabilities'})))
+      const outside = (data.notListed as {reason: string}[]).filter((entry) => entry.reason === 'outside the typed band (reachable through run_command)')
+      expect([name, outside.length, (data.gateway as {count: number}).count]).toEqual([name, gateway, gateway])
+    }
+  })
 })

@@ -50,7 +50,7 @@ With --confirm-destructive, a destructive command is put to you at the terminal 
     let result: CallToolResult
     try {
       const toolArgs = await readToolArguments(flags.args)
-      const secret = flags.args === undefined ? [] : secretKeysIn(toolArgs)
+      const secret = flags.args === undefined ? [] : secretKeysIn(prepared.plan, args.tool, toolArgs)
       if (secret.length > 0) {
         this.warn(`--args holds ${secret.map((key) => `"${key}"`).join(', ')}, named like a secret: this command's own command line, readable by every local user while it runs, shows it. Pass the arguments on standard input instead (echo '{…}' | ${this.config.bin} … ${args.tool}).`)
       }

@@ -24,5 +24,7 @@ export function toolsFor(context: McpRequestContext, message: unknown, listed: R
   if (typeof method !== 'string') return 'all'
   if (method === 'tools/list') return 'listing'
   if (method !== 'tools/call') return 'none'
-  return typeof name === 'string' && listed.has(name) ? {name} : 'all'
+  // A name no tool has is answered as the SDK answers one: with the built-ins registered (cheap), never every command.
+  if (typeof name === 'string') return listed.has(name) ? {name} : 'builtins'
+  return 'all'
 }

@@ -129,7 +129,8 @@ export async function serveOnHttp(plan: ServerPlan, options: HttpOptions): Promi
     name: plan.call.config.name,
     protocolRevisions: PROTOCOL_REVISIONS,
     status: 'ok',
-    tools: plan.listed.length,
+    // The commands in reach (what each host is listed of them depends on the host, and is worked out when it asks).
+    commands: plan.projection.executable.size,
     version: plan.info.version,
   }
   let inFlight = 0

@@ -5,17 +5,19 @@ import * as z from 'zod'
 import type {Projection} from '../exposure/projection.js'
 
 import {hostCoreVersion} from '../../host/facts.js'
-import {type BuiltinTool, builtinTool, jsonResult} from './builtin-tool.js'
+import {type BuiltinTool, builtinTool, jsonResult, type ListedCommands} from './builtin-tool.js'
 
 /** cli_info: the CLI this server runs, its versions and plugins, and the protocol revisions served. */
-export function cliInfoTool(config: Config, projection: Projection, revisions: readonly string[]): BuiltinTool {
-  let info: CallToolResult | undefined
+export function cliInfoTool(config: Config, projection: Projection, revisions: readonly string[], listedFor: ListedCommands): BuiltinTool {
+  const infos = new Map<string, CallToolResult>()
   return builtinTool({
     description: `The ${config.bin} CLI this server runs: version, Node and @oclif/core versions, plugins, MCP revisions served.`,
-    handler() {
-      // Nothing in it changes while the server runs: worked out once (HTTP asks for it on a fresh instance each time).
+    handler(_input, context) {
+      // Nothing in it changes while the server runs: worked out once per host (HTTP asks on a fresh instance each time).
       const commands = projection.executable.size
-      info ??= jsonResult(`${config.bin} ${config.version} (${commands} commands available, ${projection.band.length} listed as tools)`, {
+      const key = context.host?.id ?? 'unknown'
+      const listed = listedFor(context.host).size
+      const info = infos.get(key) ?? jsonResult(`${config.bin} ${config.version} (${commands} commands available, ${listed} listed as tools)`, {
         bin: config.bin,
         commands,
         name: config.name,
@@ -26,6 +28,7 @@ export function cliInfoTool(config: Config, projection: Projection, revisions: r
         protocolRevisions: revisions,
         version: config.version,
       })
+      infos.set(key, info)
       return {...info, content: [...info.content]}
     },
     name: 'cli_info',

@@ -1,7 +1,7 @@
 import * as z from 'zod'
 
 import type {AgentHost} from '../../settings/agent-hosts.js'
-import type {NotListedReason, Projection} from '../exposure/projection.js'
+import type {NotListed, NotListedReason, Projection} from '../exposure/projection.js'
 
 import {type BuiltinTool, builtinTool, jsonResult} from './builtin-tool.js'
 
@@ -9,7 +9,7 @@ import {type BuiltinTool, builtinTool, jsonResult} from './builtin-tool.js'
  * describe_capabilities: always listed, never filtered. Everything it reports is read off the projection and the
  * tool names the caller's host is listed (`listed`), never recomputed.
  */
-export function describeCapabilitiesTool(projection: Projection, listed: (host?: AgentHost) => readonly string[]): BuiltinTool {
+export function describeCapabilitiesTool(projection: Projection, viewOf: (host?: AgentHost) => {notListed: readonly NotListed[]; tools: readonly {tool: {name: string}}[]}): BuiltinTool {
   const answers = new Map<string, ReturnType<typeof jsonResult>>()
   return builtinTool({
     description:
@@ -17,7 +17,7 @@ export function describeCapabilitiesTool(projection: Projection, listed: (host?:
     handler(_input, context) {
       // Nothing in it changes while the server runs: worked out on a host's first call (as cli_info is).
       const key = context.host?.id ?? 'unknown'
-      const answer = answers.get(key) ?? answers.set(key, capabilitiesResult(projection, listed(context.host))).get(key)!
+      const answer = answers.get(key) ?? answers.set(key, capabilitiesResult(projection, viewOf(context.host))).get(key)!
       return {...answer, content: [...answer.content]}
     },
     name: 'describe_capabilities',
@@ -32,15 +32,17 @@ export function describeCapabilitiesTool(projection: Projection, listed: (host?:
  */
 const UNNAMED: ReadonlySet<NotListedReason> = new Set(['excluded by author config', 'hidden', 'just-in-time plugin stub'])
 
-function capabilitiesResult(projection: Projection, tools: readonly string[]) {
+/** What this host is listed and why the other commands are not, for the host's view (src/mcp/plan.ts). */
+function capabilitiesResult(projection: Projection, view: {notListed: readonly NotListed[]; tools: readonly {tool: {name: string}}[]}) {
+  const tools = view.tools.map((entry) => entry.tool.name)
   const names = new Set(tools)
   const unlisted = [...projection.executable.values()].filter((tool) => !names.has(tool.name)).length
   const unnamed: Partial<Record<NotListedReason, number>> = {}
-  for (const {reason} of projection.notListed) if (UNNAMED.has(reason)) unnamed[reason] = (unnamed[reason] ?? 0) + 1
+  for (const {reason} of view.notListed) if (UNNAMED.has(reason)) unnamed[reason] = (unnamed[reason] ?? 0) + 1
   const data = {
     gateway: {count: unlisted, runWith: 'run_command'},
     limits: projection.limits,
-    notListed: projection.notListed.filter((n) => !UNNAMED.has(n.reason)).map(({detail, id, reason}) => ({command: id, reason, ...(detail ? {detail} : {})})),
+    notListed: view.notListed.filter((n) => !UNNAMED.has(n.reason)).map(({detail, id, reason}) => ({command: id, reason, ...(detail ? {detail} : {})})),
     notNamed: unnamed,
     profile: {name: projection.profile, source: projection.bandSource},
     readOnly: projection.readOnly,

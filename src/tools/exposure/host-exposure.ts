@@ -13,19 +13,22 @@ import {defaultOrder} from './projection.js'
 
 export type Exposure = 'band' | 'search'
 
-/** How this host is served: the person's or author's choice, else by the host's kind. */
-export function exposureFor(host: AgentHost, choice: ExposureChoice): Exposure {
+/**
+ * How this host is served: the person's or author's choice, else by the host's kind — unless a band was chosen
+ * (`--tools`, a profile): then that is what every host is listed.
+ */
+export function exposureFor(host: AgentHost, choice: ExposureChoice, selected = false): Exposure {
   if (choice !== 'auto') return choice
-  return host.tools === 'deferred' ? 'search' : 'band'
+  return host.tools === 'deferred' && !selected ? 'search' : 'band'
 }
 
 /**
  * The command tools this host lists, in id order: every command in reach for `search`; for `band`, the band, within
  * the host's cap (`builtins` tools take part of it) keeping the band's first in its default order.
  */
-export function hostCommands(projection: Pick<Projection, 'band' | 'executable'>, host: AgentHost, choice: ExposureChoice, builtins: number): CommandTool[] {
+export function hostCommands(projection: Pick<Projection, 'band' | 'executable' | 'selected'>, host: AgentHost, choice: ExposureChoice, builtins: number): CommandTool[] {
   const byId = (a: CommandTool, b: CommandTool) => (a.id < b.id ? -1 : 1)
-  if (exposureFor(host, choice) === 'search') return [...projection.executable.values()].sort(byId)
+  if (exposureFor(host, choice, projection.selected) === 'search') return [...projection.executable.values()].sort(byId)
   const room = host.toolCap === undefined ? Infinity : Math.max(0, host.toolCap - builtins)
   if (projection.band.length <= room) return [...projection.band]
   return defaultOrder(projection.band).slice(0, room).sort(byId)

@@ -29,6 +29,9 @@ export interface NotListed {
   reason: NotListedReason
 }
 
+/** Why a command in reach is not listed as a tool of its own. */
+export const GATEWAY_REASON: NotListedReason = 'outside the typed band (reachable through run_command)'
+
 /** How the typed band was chosen. */
 export type BandSource = 'all commands fit' | 'author default profile' | 'default selection' | 'profile flag' | 'tools flag'
 
@@ -51,6 +54,8 @@ export interface Projection {
   notListed: readonly NotListed[]
   profile: null | string
   readOnly: boolean
+  /** The person or the author chose the band (--tools, a profile): known without fitting it. */
+  selected: boolean
 }
 
 /** The capability boundary alone: which commands any path may run, whatever the band. */
@@ -185,7 +190,7 @@ export function project(registry: Registry, settings: Settings, reservedBytes = 
 
     const inBand = new Set(fitted.band)
     const gateway = boundary.filter((t) => !inBand.has(t))
-    const outside = gateway.map((tool): NotListed => ({id: tool.id, reason: 'outside the typed band (reachable through run_command)'}))
+    const outside = gateway.map((tool): NotListed => ({id: tool.id, reason: GATEWAY_REASON}))
     const all = [...notListed, ...outside].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
     chosen = {band: [...fitted.band].sort((a, b) => (a.id < b.id ? -1 : 1)), bandSource, bytes: fitted.bytes, gateway, inBand, notListed: all}
     return chosen
@@ -214,6 +219,7 @@ export function project(registry: Registry, settings: Settings, reservedBytes = 
     },
     profile: name,
     readOnly,
+    selected: selector !== undefined,
   }
 }
 

@@ -15,7 +15,7 @@ const legacy: McpRequestContext = {era: 'legacy', requestInfo: new Request('http
 describe('toolsFor: the tools a server built for one HTTP request registers', () => {
   it.each([
     ['a modern tools/call of a listed tool', modern({'mcp-method': 'tools/call', 'mcp-name': 'tasks_add'}), undefined, {name: 'tasks_add'}],
-    ['a modern tools/call of a name not listed', modern({'mcp-method': 'tools/call', 'mcp-name': 'nope'}), undefined, 'all'],
+    ['a modern tools/call of a name not listed', modern({'mcp-method': 'tools/call', 'mcp-name': 'nope'}), undefined, 'builtins'],
     ['a modern tools/list', modern({'mcp-method': 'tools/list'}), undefined, 'listing'],
     ['a modern resources/list', modern({'mcp-method': 'resources/list'}), undefined, 'none'],
     ['a legacy tools/list', legacy, {id: 1, jsonrpc: '2.0', method: 'tools/list'}, 'listing'],

@@ -68,7 +68,7 @@ describe('commands that manage the CLI itself', () => {
 
   it('describe_capabilities says why each is missing', async () => {
     const projection = projectionWith()
-    const answer = await describeCapabilitiesTool(projection, () => []).handler({}, {})
+    const answer = await describeCapabilitiesTool(projection, () => ({notListed: projection.notListed, tools: []})).handler({}, {})
     const notListed = (answer.structuredContent as {notListed: {command: string; detail?: string; reason: string}[]}).notListed
     expect(notListed.filter((n) => n.reason === 'manages the CLI itself').map((n) => n.command).sort()).toEqual(SELF)
     expect(notListed.find((n) => n.command === 'upgrade')?.detail).toContain('it updates the CLI itself')
