@@ -1,8 +1,11 @@
-import type {Target} from './launch.js'
+import {isRemote, type Target} from './launch.js'
 import type {TomlEntry} from './toml-edit.js'
 
+import {parse} from 'jsonc-parser'
 import {readFileSync} from 'node:fs'
-import {dirname, sep} from 'node:path'
+import {dirname} from 'node:path'
+
+import {isWithin} from '../host/paths.js'
 
 import {claudeAddCommand, clientEntry, type ClientId, CLIENTS, configSnippet, geminiTrustPath, type Place, unreachable} from './client-specs.js'
 import {updateConfigFile, type WriteOutcome} from './config-file-update.js'
@@ -58,28 +61,39 @@ export function clientSetup(id: ClientId, name: string, target: Target, place: P
 export function writeClientConfig(id: ClientId, name: string, target: Target, path: string, place: Place, env: readonly string[] = []): Promise<WriteOutcome> {
   const client = CLIENTS[id]
   const entry = clientEntry(client, target, {env, name})
-  // The keys of either transport's entry: writing one drops what the other wrote (a `command` where a `url` goes).
-  const transportKeys = [...Object.keys(client.shape({args: [], command: ''}, name)), ...('shape' in client.remote ? Object.keys(client.remote.shape('', 'X', name)) : [])]
+  // Writing one form drops what the other form wrote and this one does not set (a `command`, `args` and `env` where a
+  // `url` goes; a `url`, `headers` and `type` where a command goes): a host refuses or misreads an entry of both.
+  const started = [...Object.keys(client.shape({args: [], command: ''}, name)), 'env', 'cwd', 'env_keys']
+  const reached = 'shape' in client.remote ? Object.keys(client.remote.shape('', 'X', name)) : []
+  const drop = isRemote(target) ? started : reached
   return updateConfigFile(path, (text) => {
     if (client.format === 'toml') return upsertTomlServer(text, name, entry as TomlEntry)
     const merge = client.format === 'yaml' ? mergeYamlServer : mergeJsonServer
-    return merge(text, client.serversPath(place), name, entry, transportKeys)
+    return merge(text, client.serversPath(place), name, entry, drop)
   })
 }
 
-/** Whether Gemini CLI trusts `folder`: it or a folder above it is recorded as TRUST_FOLDER (and no nearer entry says otherwise). */
+/**
+ * Whether Gemini CLI trusts `folder`, by its own rule (0.61's isPathTrusted): of the recorded folders that hold it —
+ * a TRUST_PARENT entry standing for the folder above it — the longest entry decides, TRUST_FOLDER and TRUST_PARENT
+ * trusting, DO_NOT_TRUST not. The file is JSON with comments allowed.
+ */
 export function geminiTrusts(place: Place, folder = place.cwd): boolean {
-  let recorded: Record<string, unknown>
+  let recorded: unknown
   try {
-    recorded = JSON.parse(readFileSync(geminiTrustPath(place), 'utf8')) as Record<string, unknown>
+    recorded = parse(readFileSync(geminiTrustPath(place), 'utf8'))
   } catch {
     return false
   }
 
-  for (let dir = folder; ; dir = dirname(dir)) {
-    if (recorded[dir] !== undefined) return recorded[dir] === 'TRUST_FOLDER' || (dir !== folder && recorded[dir] === 'TRUST_PARENT')
-    if (dirname(dir) === dir || !dir.includes(sep)) return false
+  if (!recorded || typeof recorded !== 'object') return false
+  let decides: {length: number; level: unknown} | undefined
+  for (const [rule, level] of Object.entries(recorded)) {
+    const holder = level === 'TRUST_PARENT' ? dirname(rule) : rule
+    if (isWithin(folder, holder) && (!decides || rule.length > decides.length)) decides = {length: rule.length, level}
   }
+
+  return decides?.level === 'TRUST_FOLDER' || decides?.level === 'TRUST_PARENT'
 }
 
 /** Records the current folder as trusted where Gemini CLI keeps its trusted folders (`mcp config --trust`). */

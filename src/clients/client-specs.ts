@@ -1,13 +1,15 @@
 import {homedir} from 'node:os'
 import {posix, win32} from 'node:path'
 
+import {AGENT_HOST_IDS, type AgentHostId} from '../settings/agent-hosts.js'
 import {isRemote, type Launch, type Target} from './launch.js'
 
 import {type TomlEntry, tomlTable} from './toml-edit.js'
 import {stringify} from 'yaml'
 
-export const CLIENT_IDS = ['claude-code', 'claude-desktop', 'cursor', 'vscode', 'codex', 'gemini', 'windsurf', 'zed', 'goose'] as const
-export type ClientId = (typeof CLIENT_IDS)[number]
+/** The hosts `mcp config` sets up: the agent hosts of the one host table. */
+export const CLIENT_IDS = AGENT_HOST_IDS
+export type ClientId = AgentHostId
 
 /**
  * Where a Claude Code server is kept, as `claude mcp add --scope` names it: `local` (the default: for this directory,

@@ -1,9 +1,10 @@
 import type {Config} from '@oclif/core'
 
 import {accessSync, constants, closeSync, openSync, readSync, realpathSync, statSync} from 'node:fs'
-import {delimiter, extname, isAbsolute, join, relative, sep} from 'node:path'
+import {delimiter, extname, isAbsolute, join} from 'node:path'
 
 import {hostBinScript} from '../host/facts.js'
+import {isWithin} from '../host/paths.js'
 import {ourCommandWords} from '../host/spelling.js'
 
 /** How an MCP client starts this CLI's stdio server: an executable and its arguments, no shell. */
@@ -26,12 +27,6 @@ export const isRemote = (target: Target): target is Remote => 'url' in target
 /** `mcp stdio` and the server flags an entry passes on (settings/flags.ts launchArguments), spelled the way this CLI parses them (a `:` separated CLI needs `mcp:stdio`). */
 export function stdioArgs(config: Pick<Config, 'topicSeparator'>, flags: readonly string[] = []): string[] {
   return [...ourCommandWords(config, 'stdio'), ...flags]
-}
-
-/** `path` is `dir` or below it (both real paths). */
-function liesWithin(dir: string, path: string): boolean {
-  const rel = relative(dir, path)
-  return rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel)
 }
 
 function isExecutableFile(file: string, platform: NodeJS.Platform): boolean {
@@ -68,7 +63,7 @@ export function binOnPath(config: Pick<Config, 'bin' | 'root'>, env: NodeJS.Proc
     if (!dir || !isAbsolute(dir)) continue
     for (const name of executableNames(config.bin, platform, env)) {
       const file = join(dir, name)
-      if (isExecutableFile(file, platform) && liesWithin(root, realpathSync(file))) return file
+      if (isExecutableFile(file, platform) && isWithin(realpathSync(file), root)) return file
     }
   }
 

@@ -27,8 +27,10 @@ const tomlArray = (values: readonly string[]) => `[${values.map((v) => tomlStrin
 /** The keys of a server's table: strings and arrays of strings (`command`, `args`, `env_vars`; `url`, `bearer_token_env_var`). */
 export type TomlEntry = Record<string, readonly string[] | string>
 
-/** How Codex reaches a server: a command it starts, or a URL. Writing one form drops the other's keys. */
-const TRANSPORT_KEYS = ['command', 'args', 'url', 'bearer_token_env_var']
+/** The keys of a server Codex starts, and those of one it reaches at a URL: Codex refuses a table that mixes them. */
+const STDIO_KEYS = ['command', 'args', 'env', 'env_vars', 'cwd']
+const HTTP_KEYS = ['url', 'bearer_token_env_var', 'http_headers', 'env_http_headers']
+const TRANSPORT_KEYS = [...STDIO_KEYS, ...HTTP_KEYS]
 
 /** The table of this server, as it is written into config.toml. */
 export function tomlTable(name: string, entry: TomlEntry): string {
@@ -156,9 +158,14 @@ export function upsertTomlServer(text: string, name: string, entry: TomlEntry): 
   }
 
   const table = tomlTable(name, entry).trimEnd().split('\n')
-  // The keys this command writes, and both transports' (env_vars only when it was given some: one written by hand
-  // stays otherwise).
-  const managed = [...new Set([...Object.keys(entry), ...TRANSPORT_KEYS])]
+  // The keys this command writes, and the other transport's, which Codex would refuse beside them (a server started
+  // keeps its hand-written env_vars, env and cwd when none are given).
+  const remote = 'url' in entry
+  const managed = [...new Set([...Object.keys(entry), ...(remote ? STDIO_KEYS : HTTP_KEYS)])]
+  if (remote) {
+    const started = statements.find((s) => s.kind === 'table' && s.path.length > 2 && startsWith(s.path, own) && STDIO_KEYS.includes(s.path[2]))
+    if (started?.kind === 'table') throw new ClientConfigError('UNSAFE_CLIENT_CONFIG', `[${started.path.join('.')}] on line ${started.first + 1} belongs to a server Codex starts, and Codex refuses it on one it reaches at a URL: remove it first`)
+  }
   if (!header) {
     const body = text.replace(/(?:\r?\n)*$/, '')
     return {status: 'added', text: `${body}${body ? eol + eol : ''}${table.join(eol)}${eol}`}

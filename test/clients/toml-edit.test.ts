@@ -84,4 +84,14 @@ describe('upsertTomlServer across transports', () => {
     expect(remote.text).toBe('[mcp_servers.taskbox]\nurl = "http://127.0.0.1:5757/mcp?client=codex"\nbearer_token_env_var = "TB_TOKEN"\nstartup_timeout_sec = 30\n')
     expect(upsertTomlServer(remote.text, 'taskbox', launch).text).toBe(`${tomlTable('taskbox', launch)}startup_timeout_sec = 30\n`)
   })
+
+  it('drops what Codex refuses beside a URL (env_vars, env, cwd) and beside a command (headers), and refuses an env table', () => {
+    const started = `${tomlTable('taskbox', {...launch, env_vars: ['K']})}cwd = "/srv"\n`
+    const remote = upsertTomlServer(started, 'taskbox', {url: 'http://127.0.0.1:5757/mcp'})
+    expect(remote.text).toBe('[mcp_servers.taskbox]\nurl = "http://127.0.0.1:5757/mcp"\n')
+    const back = upsertTomlServer(`${remote.text}http_headers = {X = "1"}\n`, 'taskbox', launch)
+    expect(back.text).toBe(tomlTable('taskbox', launch))
+    const withTable = `${tomlTable('taskbox', launch)}\n[mcp_servers.taskbox.env]\nK = "v"\n`
+    expect(() => upsertTomlServer(withTable, 'taskbox', {url: 'http://127.0.0.1:5757/mcp'})).toThrow(/\[mcp_servers\.taskbox\.env\] on line 5 belongs to a server Codex starts/)
+  })
 })

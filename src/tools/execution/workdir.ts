@@ -1,7 +1,9 @@
 import {realpath as realpathJs} from 'node:fs'
 import {mkdtemp, realpath, rm, stat} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
-import {isAbsolute, join, posix, relative} from 'node:path'
+import {join, posix} from 'node:path'
+
+import {isWithin} from '../../host/paths.js'
 import {promisify} from 'node:util'
 
 export type WorkdirCheck = {dir: string; ok: true} | {message: string; ok: false}
@@ -16,12 +18,6 @@ export function workdirPathProblem(path: string, platform: NodeJS.Platform = pro
   if (platform !== 'win32') return posix.isAbsolute(path) ? undefined : `cwd must be an absolute path; got "${path}".`
   if (/^[\\/]{2}/.test(path)) return `cwd "${path}" is a network share or device path, which is not accepted: use a folder on a drive (C:\\…).`
   return /^[A-Za-z]:[\\/]/.test(path) ? undefined : `cwd must be an absolute path with its drive letter (C:\\…); got "${path}".`
-}
-
-/** Whether `dir` is `root` or below it (both real paths). */
-function isWithin(dir: string, root: string): boolean {
-  const rel = relative(root, dir)
-  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel))
 }
 
 /**
@@ -48,25 +44,30 @@ export async function checkWorkdir(path: string, allowed?: readonly string[]): P
 
 /**
  * Where commands run when a call gives no `cwd`: the directory chosen at start-up, else an empty private directory
- * made on first use and removed when the server stops. Never the server process's own working directory.
+ * made on first use and removed when the server stops — one per person where the server knows who calls (OAuth), so
+ * what one person's commands leave there is never what another's read. Never the server process's own working
+ * directory.
  */
 export class DefaultWorkdir {
-  private created?: Promise<string>
+  /** Private directories by whom they are for ('' for calls of nobody known). */
+  private readonly created = new Map<string, Promise<string>>()
 
   constructor(
     private readonly chosen: string | undefined,
     private readonly prefix: string,
   ) {}
 
-  get(): Promise<string> {
+  get(principal = ''): Promise<string> {
     if (this.chosen) return Promise.resolve(this.chosen)
-    this.created ??= mkdtemp(join(tmpdir(), `${this.prefix}-mcp-`))
-    return this.created
+    let dir = this.created.get(principal)
+    if (!dir) this.created.set(principal, (dir = mkdtemp(join(tmpdir(), `${this.prefix}-mcp-`))))
+    return dir
   }
 
   async dispose(): Promise<void> {
-    if (!this.created) return
-    const dir = await this.created.catch(() => undefined)
-    if (dir) await rm(dir, {force: true, recursive: true}).catch(() => {})
+    for (const created of this.created.values()) {
+      const dir = await created.catch(() => undefined)
+      if (dir) await rm(dir, {force: true, recursive: true}).catch(() => {})
+    }
   }
 }

@@ -177,14 +177,14 @@ describe('mcp config --url: a running mcp serve, reached over HTTP', () => {
     for (const url of ['not a url', 'ftp://x/mcp', 'http://me:pw@127.0.0.1/mcp']) expect((await config(['--url', url])).code).toBe(2)
   })
 
-  it('replaces a server the host started with one it reaches, and back, dropping the other way\'s keys', async () => {
+  it('replaces a server the host started with one it reaches, and back, dropping the other way\'s keys and keeping the rest', async () => {
     const path = join(space.dir, 'switch', 'mcp.json')
     mkdirSync(join(path, '..'))
-    writeFileSync(path, JSON.stringify({mcpServers: {taskbox: {command: 'old', args: [], env: {KEEP: '1'}}}}, null, 2))
-    expect((await config(['--client', 'cursor', '--write', '--config-path', path, '--url', URL_GIVEN])).code).toBe(0)
-    expect(JSON.parse(readFileSync(path, 'utf8')).mcpServers.taskbox).toEqual({env: {KEEP: '1'}, url: at('cursor')})
+    writeFileSync(path, JSON.stringify({mcpServers: {taskbox: {command: 'old', args: [], env: {X: '1'}, disabled: false}}}, null, 2))
+    expect((await config(['--client', 'cursor', '--write', '--config-path', path, '--url', URL_GIVEN, '--token-env', 'TB_TOKEN'])).code).toBe(0)
+    expect(JSON.parse(readFileSync(path, 'utf8')).mcpServers.taskbox).toEqual({disabled: false, headers: {Authorization: 'Bearer ${env:TB_TOKEN}'}, url: at('cursor')})
     expect((await config(['--client', 'cursor', '--write', '--config-path', path])).code).toBe(0)
-    expect(JSON.parse(readFileSync(path, 'utf8')).mcpServers.taskbox).toEqual({args: launchFor('cursor'), command: process.execPath, env: {KEEP: '1'}})
+    expect(JSON.parse(readFileSync(path, 'utf8')).mcpServers.taskbox).toEqual({args: launchFor('cursor'), command: process.execPath, disabled: false})
   })
 })
 
