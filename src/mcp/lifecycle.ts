@@ -42,8 +42,9 @@ export interface PrepareOptions {
  */
 export function prepareServer(config: Config, flags: ServerFlags, {background = true, remote = false, state}: PrepareOptions = {}): PreparedServer {
   const author = parseAuthorConfig((config.pjson.oclif as {mcp?: unknown}).mcp)
-  // Directories by their real paths: a call's cwd is compared once its own links are resolved.
-  const real = (dir: string) => realpathSync(resolve(dir))
+  // Directories by their real paths, resolved as a call's cwd is (workdir.ts: the native realpath, but on Windows,
+  // where it would turn a mapped drive into the share behind it), so both sides of the comparison agree.
+  const real = (dir: string) => (process.platform === 'win32' ? realpathSync(resolve(dir)) : realpathSync.native(resolve(dir)))
   const dirs = {'allow-cwd': flags['allow-cwd']?.map((dir) => real(dir)), cwd: flags.cwd && real(flags.cwd)}
   const settings = {...resolveSettings(author, {...flags, ...dirs}, background, remote), state}
   const plan = buildServerPlan(config, settings)

@@ -21,21 +21,13 @@ export type ToolLoading = 'all' | 'capped' | 'deferred'
 export interface AgentHost {
   /** The clientInfo.name it sends (initialize, or each 2026-07-28 request). */
   clientName?: RegExp
-  /** Characters of a tool description shown up front, where the host cuts them. */
-  descriptionChars?: number
-  /** Whether it answers elicitation requests (a question put to the person). */
-  elicitation: boolean
   id: AgentHostId | 'unknown'
   label: string
-  /** The longest tool name the host accepts, its own prefix included (`mcp__<server>__`). */
-  nameLimit: number
   /**
    * The protocol revision it speaks, where measured: what a request that does not say (stateless 2025 HTTP sends no
    * handshake, Gemini CLI no MCP-Protocol-Version header) may be answered with (resource links from 2025-06-18).
    */
   protocol?: string
-  /** How it names a server's tools before its model, `<server>` and `<tool>` standing for the two names. */
-  namePattern?: string
   /**
    * The most a tool result may take, as the host counts it (characters of what it shows; Codex counts bytes), before
    * it cuts the result or moves it out of the model's view.
@@ -59,12 +51,8 @@ const MEASURED = (version: string) => `measured on ${version}, driven through it
 export const AGENT_HOSTS: Record<AgentHostId, AgentHost> = {
   'claude-code': {
     clientName: /^claude-code$/i,
-    descriptionChars: 4096,
-    elicitation: true,
     id: 'claude-code',
     label: 'Claude Code',
-    nameLimit: 64,
-    namePattern: 'mcp__<server>__<tool>',
     protocol: '2026-07-28',
     // Up to 50,000 characters stay in the model's view; a longer result is saved to a file and the model gets a
     // 2,000-character preview. The per-tool _meta key raises the limit and skips the 25,000-token check.
@@ -75,17 +63,15 @@ export const AGENT_HOSTS: Record<AgentHostId, AgentHost> = {
     tools: 'deferred',
     words: {
       approval: 'asks before every MCP tool unless allowed (readOnlyHint does not approve one); `anthropic/requiresUserInteraction` asks even under an allow rule; elicitation in forms and URLs, on stdio and HTTP (`input_required` on 2026-07-28)',
-      other: 'an error result is shown as its text, a resource_link as a line before the JSON; probes a stdio server with `server/discover` and waits 3,000 ms (5,000 on HTTP), then speaks 2025-11-25 to it; descriptions cut at 4,096 characters up front, 16,384 once loaded; the tasks extension is in its client behind feature gates',
+      other: 'names tools `mcp__<server>__<tool>` (at most 64 characters); an error result is shown as its text, a resource_link as a line before the JSON; probes a stdio server with `server/discover` and waits 3,000 ms (5,000 on HTTP), then speaks 2025-11-25 to it; descriptions cut at 4,096 characters up front, 16,384 once loaded; the tasks extension is in its client behind feature gates',
       timeouts: 'no tool timeout to speak of; a server idle for 30 min (stdio) or 5 min (HTTP) is dropped',
       tools: 'every MCP tool deferred behind its ToolSearch (the model sees bare names) unless `anthropic/alwaysLoad`; the search scores name parts (+12 a whole part, +6 a part containing the word), `anthropic/searchHint` words (+4) and description words (+2), words as written',
     },
   },
   'claude-desktop': {
     clientName: /^claude-ai$/i,
-    elicitation: false,
     id: 'claude-desktop',
     label: 'Claude Desktop',
-    nameLimit: 64,
     resultLimit: 40_000,
     shows: 'either',
     source: 'documented, not measured here (not on the npm registry): no elicitation',
@@ -94,11 +80,8 @@ export const AGENT_HOSTS: Record<AgentHostId, AgentHost> = {
   },
   codex: {
     clientName: /^codex/i,
-    elicitation: true,
     id: 'codex',
     label: 'Codex',
-    nameLimit: 64,
-    namePattern: 'mcp__<server>__<tool>',
     protocol: '2025-06-18',
     // A tool output is cut in its middle past its model's token limit (10,000 for gpt-5.5, counted as bytes / 4,
     // with 20 % slack: 24,000 + 24,000 bytes kept); what is cut is "Wall time…\nOutput:\n" and the JSON after it.
@@ -111,17 +94,15 @@ export const AGENT_HOSTS: Record<AgentHostId, AgentHost> = {
     tools: 'deferred',
     words: {
       approval: 'declares elicitation (forms and URLs) on stdio',
-      other: 'starts servers alongside a turn: a server still starting is missing from its first request; prompts are not shown',
+      other: 'names tools `mcp__<server>__<tool>`; starts servers alongside a turn: a server still starting is missing from its first request; prompts are not shown',
       timeouts: 'per server `tool_timeout_sec`; a 75-second call completed',
       tools: 'with gpt-5.5, deferred behind a BM25 `tool_search` in a namespace `mcp__<server>` described by the first paragraph of the server\'s instructions; its default model calls tools from JavaScript in one `exec` tool; a model it does not know gets every tool at once',
     },
   },
   cursor: {
     clientName: /^cursor/i,
-    elicitation: false,
     id: 'cursor',
     label: 'Cursor',
-    nameLimit: 64,
     resultLimit: 40_000,
     shows: 'either',
     source: 'documented, not measured here (not on the npm registry): offers at most 40 tools',
@@ -131,11 +112,8 @@ export const AGENT_HOSTS: Record<AgentHostId, AgentHost> = {
   },
   gemini: {
     clientName: /^gemini-cli/i,
-    elicitation: false,
     id: 'gemini',
     label: 'Gemini CLI',
-    nameLimit: 64,
-    namePattern: 'mcp_<server>_<tool>',
     protocol: '2025-06-18',
     // A result with a single text part is cut at 40,000 characters (its first 8,000 and last 32,000 kept).
     resultLimit: 40_000,
@@ -144,16 +122,14 @@ export const AGENT_HOSTS: Record<AgentHostId, AgentHost> = {
     tools: 'all',
     words: {
       approval: 'no elicitation; headless (`gemini -p`) offers no tool that needs confirmation without `--approval-mode yolo`; starts no server in a folder it does not trust (Disabled in `gemini mcp list`)',
-      other: 'adds `wait_for_previous` to every tool\'s arguments; refuses schemas with `propertyNames`, `const` and a few more keywords; sends no `MCP-Protocol-Version` header over HTTP',
+      other: 'names tools `mcp_<server>_<tool>` (at most 64 characters, the middle cut past 63); adds `wait_for_previous` to every tool\'s arguments; refuses schemas with `propertyNames`, `const` and a few more keywords; sends no `MCP-Protocol-Version` header over HTTP',
       timeouts: '10 min',
       tools: 'every tool declared to the model at once (one tools/list, no pagination)',
     },
   },
   goose: {
-    elicitation: false,
     id: 'goose',
     label: 'Goose',
-    nameLimit: 64,
     resultLimit: 40_000,
     shows: 'either',
     source: 'documented, not measured here (not on the npm registry)',
@@ -162,10 +138,8 @@ export const AGENT_HOSTS: Record<AgentHostId, AgentHost> = {
   },
   vscode: {
     clientName: /^visual studio code/i,
-    elicitation: true,
     id: 'vscode',
     label: 'VS Code',
-    nameLimit: 64,
     resultLimit: 40_000,
     shows: 'either',
     source: 'documented, not measured here (not on the npm registry): at most 128 tools, grouped past 64',
@@ -175,10 +149,8 @@ export const AGENT_HOSTS: Record<AgentHostId, AgentHost> = {
   },
   windsurf: {
     clientName: /^windsurf/i,
-    elicitation: false,
     id: 'windsurf',
     label: 'Windsurf',
-    nameLimit: 64,
     resultLimit: 40_000,
     shows: 'either',
     source: 'documented, not measured here (not on the npm registry): at most 50 tools',
@@ -187,10 +159,8 @@ export const AGENT_HOSTS: Record<AgentHostId, AgentHost> = {
     words: {approval: 'not measured', timeouts: 'not measured', tools: 'at most 50 tools (documented)'},
   },
   zed: {
-    elicitation: false,
     id: 'zed',
     label: 'Zed',
-    nameLimit: 64,
     resultLimit: 40_000,
     shows: 'either',
     source: 'documented, not measured here (not on the npm registry)',
@@ -205,10 +175,8 @@ export const AGENT_HOSTS: Record<AgentHostId, AgentHost> = {
  * the same result limit.
  */
 export const UNKNOWN_HOST: AgentHost = {
-  elicitation: false,
   id: 'unknown',
   label: 'an unknown host',
-  nameLimit: 64,
   resultLimit: 40_000,
   shows: 'either',
   source: 'the smallest limits of the hosts measured',

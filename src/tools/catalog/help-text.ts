@@ -83,18 +83,23 @@ export function commandDetails(command: Command.Cached): string {
   return (command.description ?? '').split(/\n\s*\n/).slice(1).join('\n\n')
 }
 
+/** The description past the summary (commandDetails), its templates rendered. */
+export function renderedDetails(command: Command.Cached, config: Config): string {
+  const details = commandDetails(command)
+  return details.trim() ? renderTemplate(details, config, command) : ''
+}
+
 /**
  * The tool description: deprecation first, then summary or description, then a few examples; bounded in length.
  * `summary` is commandSummary's, when the caller has it already.
  */
-export function toolDescription(command: Command.Cached, config: Config, summary = commandSummary(command, config)): string {
+export function toolDescription(command: Command.Cached, config: Config, summary = commandSummary(command, config), details = renderedDetails(command, config)): string {
   const parts: string[] = []
   const deprecated = deprecationNote(command, config)
   if (deprecated) parts.push(deprecated)
 
   parts.push(summary || `Runs "${config.bin} ${displayId(command.id, config)}".`)
-  const details = commandDetails(command)
-  if (details.trim()) parts.push(renderTemplate(details, config, command).trim())
+  if (details.trim()) parts.push(details.trim())
 
   const examples = commandExamples(command)
     .slice(0, MAX_EXAMPLES)

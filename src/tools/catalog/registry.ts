@@ -7,7 +7,7 @@ import {displayId} from '../../host/spelling.js'
 import {type CommandSettings, ConfigError, parseCommandSettings} from '../../settings/author-config.js'
 import {idPattern} from '../../settings/id-globs.js'
 import {callInputs} from './call-inputs.js'
-import {commandDetails, commandSummary, renderTemplate, toolDescription, topicIds} from './help-text.js'
+import {commandSummary, renderedDetails, renderTemplate, toolDescription, topicIds} from './help-text.js'
 import {type HintSource, resolveHints, toolAnnotations, type ToolAnnotations, type ToolHints, writingFlagReason} from './hints.js'
 import {buildToolInput, flagSignature, isExposedFlag, SchemaError, type SchemaOptions, type ToolInput} from './input-schema.js'
 import {projectCodeReason} from './project-code.js'
@@ -120,7 +120,8 @@ function describeCommandTool(
   let {hints} = resolved
   const evidence = [...resolved.evidence]
   // A reading verb is not enough when the command runs the project's own code first (its build, install, scripts).
-  const runsCode = hints.readOnlyHint && resolved.source !== 'author' && projectCodeReason({flags: Object.values(command.flags ?? {}), text: `${summary}\n${renderTemplate(commandDetails(command), config, command)}`})
+  const details = renderedDetails(command, config)
+  const runsCode = hints.readOnlyHint && resolved.source !== 'author' && projectCodeReason({flags: Object.values(command.flags ?? {}), text: `${summary}\n${details}`})
   if (runsCode) {
     evidence.push(runsCode)
     hints = {...hints, destructiveHint: false, idempotentHint: false, readOnlyHint: false}
@@ -151,7 +152,7 @@ function describeCommandTool(
   return {
     annotations: toolAnnotations(flags, title),
     command,
-    description: toolDescription(command, config, summary),
+    description: toolDescription(command, config, summary, details),
     displayId: shownId,
     env: {...settings.author.env, ...Object.assign({}, ...layers.map((l) => l.env))},
     foregroundMs: Math.min(merged.foreground ? merged.foreground * 1000 : settings.foregroundMs, timeoutMs),

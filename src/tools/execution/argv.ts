@@ -90,6 +90,8 @@ export interface ConcealedArgv {
   argv: string[]
   /** Secret flag values passed in the flag's own environment variable, which the command reads when the flag is absent. */
   env: Record<string, string>
+  /** The command line as the command receives it, every value in place (buildArgv's): what a result shows, redacted. */
+  plain: string[]
   /** The entries of `argv` (by index) that hold a placeholder, and the whole entry the command must get there instead. */
   secrets: [index: number, entry: string][]
 }
@@ -106,7 +108,8 @@ export function concealedArgv(params: readonly Param[], input: Readonly<Record<s
   const argv: string[] = []
   const env: Record<string, string> = {}
   const secrets: [number, string][] = []
-  for (const {secret, text} of entries(params, input, json, tokens)) {
+  const all = entries(params, input, json, tokens)
+  for (const {secret, text} of all) {
     if (secret?.env !== undefined && !(secret.env in env)) {
       env[secret.env] = secret.value
       continue
@@ -121,7 +124,7 @@ export function concealedArgv(params: readonly Param[], input: Readonly<Record<s
     argv.push(text)
   }
 
-  return {argv, env, secrets}
+  return {argv, env, plain: all.map((entry) => entry.text), secrets}
 }
 
 /** Linux: one argument may hold at most 32 pages, 131,072 bytes with its NUL (MAX_ARG_STRLEN); other systems have no such limit. */

@@ -5,7 +5,7 @@ import type {Redact} from './redact.js'
 import {ownFile} from '../../host/own-files.js'
 import {type CommandTool, PLUGIN_NAME} from '../catalog/registry.js'
 import {finishedOutput, newOutputId} from '../records/output-store.js'
-import {ArgvError, buildArgv, commandLineProblem, concealedArgv, type ConcealedArgv} from './argv.js'
+import {ArgvError, commandLineProblem, concealedArgv, type ConcealedArgv} from './argv.js'
 import {CapturedStream, type RunOutcome, runChild} from './child-process.js'
 import {jobView} from './job-view.js'
 import type {Job, JobEnd} from './jobs.js'
@@ -71,21 +71,20 @@ function delay(ms: number): {cancel: () => void; done: Promise<'foreground budge
 export async function executeCommand(tool: CommandTool, input: Record<string, unknown>, env: CallEnvironment, how: Execute): Promise<Ran> {
   const notRun = (message: string): Ran => ({ran: false, result: errorResult(how.redact(`${message} Nothing was run.`))})
   const requested = typeof input.cwd === 'string' ? input.cwd : undefined
-  const workdir = requested === undefined ? {dir: await env.workdir.get(), ok: true as const} : await checkWorkdir(requested, env.settings.allowedCwd)
+  const workdir = requested === undefined ? {dir: await env.workdir.get(how.principal), ok: true as const} : await checkWorkdir(requested, env.settings.allowedCwd)
   if (!workdir.ok) return notRun(workdir.message)
 
   // What the command receives (shown, redacted, in the result), and the same with its secrets kept off every
   // process's command line (what is started).
-  let argv: string[]
   let concealed: ConcealedArgv
   try {
-    argv = buildArgv(tool.input.params, input, tool.json, tool.input.flagTokens)
     concealed = concealedArgv(tool.input.params, input, tool.json, tool.input.flagTokens)
   } catch (error) {
     if (error instanceof ArgvError) return notRun(error.message)
     throw error
   }
 
+  const argv = concealed.plain
   const childVars = {...how.childVars, ...concealed.env}
   const secrets = concealed.secrets.map(([index, entry]): [number, string] => [FIRST_ARGUMENT + index, entry])
   const tooLong = commandLineProblem([process.execPath, env.binScript, tool.id, ...concealed.argv], childVars)
@@ -169,13 +168,17 @@ export async function executeCommand(tool: CommandTool, input: Record<string, un
   if (how.progress) watchers.delete(how.progress)
   const end: Promise<JobEnd> = running.then(
     (outcome) => ({cancelled: outcome.cancelled, durationMs: outcome.durationMs, exitCode: outcome.exitCode ?? null, ...mapped(outcome)}),
-    (error: unknown) => ({
-      cancelled: false,
-      durationMs: Date.now() - started,
-      exitCode: null,
-      result: errorResult(`The command's process failed: ${error instanceof Error ? error.message : String(error)}`),
-      streams: {stderr: readable(capture.stderr.text()), stdout: readable(capture.stdout.text())},
-    }),
+    (error: unknown) => {
+      const message = `The command's process failed: ${error instanceof Error ? error.message : String(error)}`
+      // Said in the structured content too: hosts that show their model only that must read why.
+      return {
+        cancelled: false,
+        durationMs: Date.now() - started,
+        exitCode: null,
+        result: {...errorResult(message), structuredContent: {error: {message}}},
+        streams: {stderr: readable(capture.stderr.text()), stdout: readable(capture.stdout.text())},
+      }
+    },
   )
   // While it runs, only complete lines are shown: a line still being written could end in half a secret.
   const upToLastLine = (text: string) => text.slice(0, text.lastIndexOf('\n') + 1)

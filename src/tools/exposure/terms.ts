@@ -42,23 +42,19 @@ export function stem(word: string): string {
   return w
 }
 
-/** The words of a text as written (lower case), stop words, numbers and templates out: what a person would search by. */
+/**
+ * The words of a text as written, lower case: templates, numbers and stop words out, a few two-word spellings folded
+ * into one, split on anything not a letter or digit (any script). What a person would search by; terms() stems them.
+ */
 export function plainWords(text: string): string[] {
-  return text
-    .toLowerCase()
-    .replaceAll(/<%.*?%>/g, ' ')
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter((w) => w.length > 1 && !/^\p{N}+$/u.test(w) && !STOP_WORDS.has(w))
-}
-
-/** Text → normalised terms: templates, numbers and stop words out, split on anything not a letter or digit (any script), stemmed. */
-export function terms(text: string): string[] {
   let lower = text.toLowerCase().replaceAll(/<%.*?%>/g, ' ')
   for (const [pattern, replacement] of PHRASES) lower = lower.replaceAll(pattern, replacement)
-  return lower
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter((w) => w.length > 1 && !/^\p{N}+$/u.test(w) && !STOP_WORDS.has(w))
-    .map((w) => stem(w))
+  return lower.split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 1 && !/^\p{N}+$/u.test(w) && !STOP_WORDS.has(w))
+}
+
+/** Text → normalised terms: its plain words, stemmed. */
+export function terms(text: string): string[] {
+  return plainWords(text).map((w) => stem(w))
 }
 
 /** Whether `term` (of a query) reaches `token` (of a text): the same term, or for a long enough term a prefix of it. */

@@ -153,6 +153,7 @@ describe('concealedArgv', () => {
     expect(concealedArgv(params, input, true)).toEqual({
       argv: ['--title=plain', `--password=${SECRET_PLACEHOLDER}`, `--pin=${SECRET_PLACEHOLDER}`, `--pin=${SECRET_PLACEHOLDER}`, '--json', '--', SECRET_PLACEHOLDER],
       env: {API_KEY: 'k-123'},
+      plain: buildArgv(params, input, true),
       secrets: [
         [1, '--password=p-456'],
         [2, '--pin=1111'],
@@ -169,12 +170,12 @@ describe('concealedArgv', () => {
   })
 
   it('leaves a command line without secrets, and an empty secret value, as it is', () => {
-    expect(concealedArgv([option('title'), secret(option('password'))], {password: '', title: 'x'}, false)).toEqual({argv: ['--title=x', '--password='], env: {}, secrets: []})
+    expect(concealedArgv([option('title'), secret(option('password'))], {password: '', title: 'x'}, false)).toEqual({argv: ['--title=x', '--password='], env: {}, plain: ['--title=x', '--password='], secrets: []})
   })
 
   it('puts a second flag of the same variable on the pipe (one variable holds one value)', () => {
     const both = [secret(option('a'), 'SAME'), secret(option('b'), 'SAME')]
-    expect(concealedArgv(both, {a: 'first-value', b: 'second-value'}, false)).toEqual({argv: [`--b=${SECRET_PLACEHOLDER}`], env: {SAME: 'first-value'}, secrets: [[0, '--b=second-value']]})
+    expect(concealedArgv(both, {a: 'first-value', b: 'second-value'}, false)).toEqual({argv: [`--b=${SECRET_PLACEHOLDER}`], env: {SAME: 'first-value'}, plain: ['--a=first-value', '--b=second-value'], secrets: [[0, '--b=second-value']]})
   })
 })
 
