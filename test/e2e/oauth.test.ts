@@ -302,6 +302,38 @@ describe('mcp serve --auth-issuer: each person keeps their own jobs, outputs and
   })
 })
 
+describe('mcp serve --auth-issuer: each person\'s calls without a cwd run in a directory of their own', () => {
+  let served: Served
+  const clients: Client[] = []
+  beforeAll(async () => {
+    served = await serveTaskbox({args: ['--auth-issuer', issuer.url, '--auth-audience', AUDIENCE, '--workers', '0'], cwd: space.dir, env: taskboxEnv(join(space.dir, 'home-dirs'))})
+  })
+  afterAll(async () => {
+    await Promise.all(clients.map((c) => c.close().catch(() => {})))
+    if (served) expect(await served.stop()).toBe(0)
+  })
+
+  async function as(subject: string, scope: string): Promise<Client> {
+    const client = new Client({name: `oauth-${subject}`, version: '1'})
+    await client.connect(new StreamableHTTPClientTransport(new URL(served.url), {requestInit: {headers: {Authorization: `Bearer ${await issuer.sign({scope, sub: subject})}`}}}))
+    clients.push(client)
+    return client
+  }
+
+  it("never shows one person's tasks to another", async () => {
+    const [writer, reader] = [await as('carol', 'mcp:write'), await as('dave', 'mcp:read')]
+    expect((await writer.callTool({arguments: {}, name: 'init'})).isError).toBeFalsy()
+    const added = await writer.callTool({arguments: {title: 'carol only'}, name: 'tasks_add'})
+    expect(added.isError).toBeFalsy()
+    const listed = await reader.callTool({arguments: {}, name: 'tasks_list'})
+    expect(textOf(listed)).not.toContain('carol only')
+    const dirs = [added, listed].map((result) => (result.structuredContent as {cwd: string}).cwd)
+    expect(dirs[0]).not.toBe(dirs[1])
+    // The same person's calls share theirs.
+    expect((await writer.callTool({arguments: {}, name: 'tasks_list'})).structuredContent).toMatchObject({cwd: dirs[0]})
+  })
+})
+
 describe("mcp serve --auth-issuer: a person's read-only token and their writing jobs", () => {
   let faulty: Served
   const clients: Client[] = []
