@@ -5,7 +5,6 @@ import type {CommandTool} from '../tools/catalog/registry.js'
 import type {ServerPlan} from './plan.js'
 
 import {spelled} from '../host/spelling.js'
-import {definitionHash} from '../tools/catalog/definition-hash.js'
 import {isSecretName} from '../tools/catalog/secret-names.js'
 import {findExecutable} from '../tools/exposure/projection.js'
 import {closeMatches} from '../tools/exposure/suggest.js'
@@ -69,12 +68,10 @@ export function secretKeysIn(plan: ServerPlan, name: string, args: Record<string
 }
 
 function unknownTool(plan: ServerPlan, name: string, listed: readonly string[]): CallRequestError {
+  // A command's id given for its tool's name (`tasks add`, `tasks:add`): every command in reach is a tool.
   const command = findExecutable(plan.projection, name)
   if (command) {
-    const args = JSON.stringify({arguments: {}, command: command.displayId, expectedDefinitionHash: definitionHash(command)})
-    return new CallRequestError('UNKNOWN_TOOL', `"${name}" is not listed as a tool, but the command "${command.displayId}" is reachable through run_command.`, [
-      spelled(plan.call.config, 'call', 'run_command', '--args', `'${args}'`),
-    ])
+    return new CallRequestError('UNKNOWN_TOOL', `"${name}" is the command "${command.displayId}": its tool is "${command.name}".`, [spelled(plan.call.config, 'call', command.name)])
   }
 
   const near = closeMatches(name, listed)

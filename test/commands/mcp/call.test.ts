@@ -109,15 +109,12 @@ describe('mcp call', () => {
     expect(plain(ran.stderr)).toContain('taskbox mcp tools')
   })
 
-  it('points a command outside the typed band to run_command, and the gateway runs it', async () => {
-    const refused = await call(['tasks_add', '--max-tools', '1'])
-    expect(refused.code).toBe(2)
-    expect(plain(refused.stderr)).toContain('"tasks_add" is not listed as a tool, but the command "tasks add" is reachable through run_command')
-    const {error} = JSON.parse((await call(['tasks_add', '--max-tools', '1', '--json'])).stdout) as {error: {code: string; suggestions: string[]}}
-    expect(error.code).toBe('UNKNOWN_TOOL')
-    const suggestion = /^taskbox mcp call run_command --args '(.+)'$/.exec(error.suggestions[0])
-    expect(suggestion).not.toBeNull()
-    const args = {...JSON.parse(suggestion![1]), arguments: {cwd: project, title: 'Via the gateway'}}
+  it('calls a command outside the typed band by its tool name, as a server does for a host that lists it, and through the gateway', async () => {
+    const direct = await call(['tasks_add', '--max-tools', '1', '--args', JSON.stringify({cwd: project, title: 'By its own name'})])
+    expect([direct.code, direct.stderr]).toEqual([0, ''])
+    expect(direct.stdout).toContain('By its own name')
+    const described = JSON.parse((await call(['describe_command', '--max-tools', '1', '--args', JSON.stringify({command: 'tasks add'}), '--json'])).stdout) as {structuredContent: {definitionHash: string}}
+    const args = {arguments: {cwd: project, title: 'Via the gateway'}, command: 'tasks add', expectedDefinitionHash: described.structuredContent.definitionHash}
     const ran = await call(['run_command', '--max-tools', '1', '--args', JSON.stringify(args)])
     expect(ran.stderr).toBe('')
     expect(ran.code).toBe(0)

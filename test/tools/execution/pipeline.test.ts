@@ -24,7 +24,7 @@ const {buildRegistry} = (await import(join(DIST, 'tools/catalog/registry.js'))) 
 const {createCallEnvironment} = (await import(join(DIST, 'tools/execution/call-environment.js'))) as typeof import('../../../src/tools/execution/call-environment.js')
 const {callCommandTool} = (await import(join(DIST, 'tools/execution/pipeline.js'))) as typeof import('../../../src/tools/execution/pipeline.js')
 const {project} = (await import(join(DIST, 'tools/exposure/projection.js'))) as typeof import('../../../src/tools/exposure/projection.js')
-const {AuditLog} = (await import(join(DIST, 'tools/records/audit-log.js'))) as typeof import('../../../src/tools/records/audit-log.js')
+const {AuditLog, auditLine, refusalsFile} = (await import(join(DIST, 'tools/records/audit-log.js'))) as typeof import('../../../src/tools/records/audit-log.js')
 const {IdempotencyStore} = (await import(join(DIST, 'tools/records/idempotency-store.js'))) as typeof import('../../../src/tools/records/idempotency-store.js')
 
 let config: Config
@@ -49,13 +49,30 @@ function environment(flags: ServerFlags = {}, author: AuthorConfig = {}): {audit
   const settings = resolveSettings(parseAuthorConfig(author), {workers: 0, ...flags})
   const projection = project(buildRegistry(config, settings), settings)
   const auditFile = join(dir, 'audit.jsonl')
+  const log = new AuditLog(auditFile)
+  // Calls that ran and calls that ran nothing go to two files (audit-log.ts): what was written, in the order written,
+  // each line as its file holds it (and each in its own file: checked below).
+  const written: AuditRecord[] = []
+  const append = log.append.bind(log)
+  log.append = (record) => {
+    written.push(record)
+    return append(record)
+  }
+
   const env: CallEnvironment = {
     ...createCallEnvironment(config, settings, projection),
-    audit: new AuditLog(auditFile),
+    audit: log,
     idempotency: new IdempotencyStore({dir: join(dir, 'idempotency')}),
   }
   environments.push(env)
-  const audit = () => (existsSync(auditFile) ? readFileSync(auditFile, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as AuditRecord) : [])
+  const read = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as AuditRecord) : [])
+  const audit = () => {
+    const lines = written.map((record) => JSON.parse(auditLine(record)) as AuditRecord)
+    const ran = (record: AuditRecord) => record.outcome === 'ran' || record.outcome === 'job-ended'
+    expect([...read(auditFile), ...read(refusalsFile(auditFile))].length).toBe(lines.length)
+    expect(read(auditFile)).toEqual(lines.filter((record) => ran(record)))
+    return lines
+  }
   const tool = (id: string) => {
     const found = projection.executable.get(id) ?? buildRegistry(config, resolveSettings(parseAuthorConfig(author), {})).byId.get(id)
     if (!found) throw new Error(`no command ${id}`)
