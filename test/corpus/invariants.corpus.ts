@@ -10,7 +10,7 @@ import {join} from 'node:path'
 import {performance} from 'node:perf_hooks'
 
 import {malformation, type Message, RawStdio} from '../helpers/raw-stdio.js'
-import {rejectedKeywords} from '../helpers/schema-keywords.js'
+import {badPropertyNames, rejectedKeywords} from '../helpers/schema-keywords.js'
 import {type Call, CORPUS, type CorpusCli, installDir, nodeOf, packageRoot, prepare, ROOT, runCli, scriptOf, versionOf} from './clis.js'
 
 const NAME = /^[A-Za-z0-9_-]{1,45}$/
@@ -115,6 +115,7 @@ describe.each(CORPUS.map((cli) => [cli.name, cli] as const))('%s', (name, cli) =
     for (const tool of tools) {
       expect([tool.name, tool.inputSchema.type]).toEqual([tool.name, 'object'])
       expect([tool.name, rejectedKeywords(tool.inputSchema)]).toEqual([tool.name, []])
+      expect([tool.name, badPropertyNames(tool.inputSchema)]).toEqual([tool.name, []])
       for (const combinator of ['oneOf', 'anyOf', 'allOf']) expect([tool.name, combinator in tool.inputSchema]).toEqual([tool.name, false])
     }
   })

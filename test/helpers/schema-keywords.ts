@@ -19,3 +19,23 @@ export function rejectedKeywords(schema: unknown): string[] {
   const used = schemaKeywords(schema)
   return REJECTED_KEYWORDS.filter((keyword) => used.has(keyword))
 }
+
+/** What every host accepts as a property name of a tool's input (Claude Code drops a tool with any other). */
+export const PROPERTY_NAME = /^[A-Za-z0-9_.-]{1,64}$/
+
+/** The property names of `schema`, at any depth, that some host refuses. */
+export function badPropertyNames(schema: unknown, into: string[] = []): string[] {
+  if (Array.isArray(schema)) for (const item of schema) badPropertyNames(item, into)
+  else if (schema && typeof schema === 'object') {
+    for (const [key, inner] of Object.entries(schema)) {
+      if (key === 'properties' && inner && typeof inner === 'object') {
+        for (const [name, property] of Object.entries(inner)) {
+          if (!PROPERTY_NAME.test(name)) into.push(name)
+          badPropertyNames(property, into)
+        }
+      } else badPropertyNames(inner, into)
+    }
+  }
+
+  return into
+}

@@ -11,7 +11,7 @@ import {resolveSettings, type ServerFlags} from '../../src/settings/settings.js'
 import {buildServerPlan} from '../../src/mcp/plan.js'
 import {createServerFactory} from '../../src/mcp/factory.js'
 import {generateCli} from '../fixtures/generate-cli.js'
-import {rejectedKeywords} from '../helpers/schema-keywords.js'
+import {badPropertyNames, rejectedKeywords} from '../helpers/schema-keywords.js'
 import {ROOT} from '../helpers/taskbox.js'
 
 type Listed = Awaited<ReturnType<Client['listTools']>>['tools']
@@ -93,6 +93,10 @@ describe.each(clis)('guardrails over every listed tool of $name', (cli) => {
 
   it('uses no schema keyword that major clients refuse (Gemini: propertyNames, const, …), built-ins included', () => {
     for (const tool of listing.tools) expect([tool.name, rejectedKeywords(tool.inputSchema)]).toEqual([tool.name, []])
+  })
+
+  it('names every property as every host accepts (Claude Code drops a tool with any other name)', () => {
+    for (const tool of listing.tools) expect([tool.name, badPropertyNames(tool.inputSchema)]).toEqual([tool.name, []])
   })
 
   it('sets every annotation on every tool', () => {

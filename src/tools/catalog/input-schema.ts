@@ -223,7 +223,18 @@ function argSchema(arg: Command.Arg.Cached): z.ZodType {
   return withMeta(valueSchema(arg.options), description, arg.default, Boolean(arg.required) && !hasDefault(arg))
 }
 
-function freeName(wanted: string, suffix: string, taken: Set<string>): string {
+/**
+ * A property name every host accepts: Claude Code drops a whole tool whose input has a property outside
+ * `^[A-Za-z0-9_.-]{1,64}$` (heroku's `service:plan` arg, zapier's `key-value pairs...`), so other characters become
+ * `_` and the name is cut to leave room for a suffix. The command still gets the value: argv maps by the flag's own
+ * name, or by position.
+ */
+function propertyName(name: string): string {
+  return name.replaceAll(/[^A-Za-z0-9_.-]/g, '_').slice(0, 56) || 'value'
+}
+
+function freeName(given: string, suffix: string, taken: Set<string>): string {
+  const wanted = propertyName(given)
   let name = taken.has(wanted) ? `${wanted}_${suffix}` : wanted
   for (let i = 2; taken.has(name); i++) name = `${wanted}_${suffix}${i}`
   taken.add(name)

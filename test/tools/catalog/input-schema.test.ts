@@ -219,6 +219,9 @@ describe('property names', () => {
     ['an arg named like a server property', [], [arg('cwd')], {}, ['cwd_arg']],
     ['a second collision on the renamed name', [option('cwd_arg')], [arg('cwd')], {}, ['cwd_arg', 'cwd_arg2']],
     ['a flag named extra_args', [option('extra_args')], [], {strict: false}, ['extra_args', 'extra_args_rest']],
+    // Names some hosts refuse (Claude Code drops the whole tool): heroku's `service:plan`, zapier's `key-value pairs...`.
+    ['args named with characters hosts refuse', [], [arg('service:plan'), arg('key-value pairs...'), arg('DATABASE|REPORT_ID')], {}, ['service_plan', 'key-value_pairs...', 'DATABASE_REPORT_ID']],
+    ['an arg whose safe name another takes', [option('a_b')], [arg('a:b')], {}, ['a_b', 'a_b_arg']],
   ])('%s', (_, flags, args, fields, properties) => {
     const {json, params} = build(command(flags, args, fields))
     expect(params.map((p) => p.property)).toEqual(properties)
@@ -228,6 +231,7 @@ describe('property names', () => {
 
   it('keeps the flag name for the command line when the property is renamed', () => {
     expect(build(command([option('cwd')])).params[0]).toMatchObject({name: 'cwd', property: 'cwd_flag'})
+    expect(build(command([], [arg('service:plan')])).params[0]).toMatchObject({name: 'service:plan', property: 'service_plan'})
   })
 })
 
