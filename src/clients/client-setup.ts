@@ -7,7 +7,10 @@ import {dirname} from 'node:path'
 
 import {isWithin} from '../host/paths.js'
 
-import {claudeAddCommand, clientEntry, type ClientId, CLIENTS, configSnippet, geminiTrustPath, type Place, unreachable} from './client-specs.js'
+import {claudeAddCommand, clientEntry, type ClientId, CLIENTS, configSnippet, type EntryOptions, geminiTrustPath, type Place, unreachable} from './client-specs.js'
+
+/** The variables an entry passes on (`--env`) and the CLI's location variables set here. */
+export type SetupOptions = Omit<EntryOptions, 'name'>
 import {updateConfigFile, type WriteOutcome} from './config-file-update.js'
 import {mergeJsonServer, setJsonValue} from './jsonc-edit.js'
 import {upsertTomlServer} from './toml-edit.js'
@@ -36,18 +39,22 @@ export interface ClientSetup {
   unreachable?: string
 }
 
-/** The entry of one client for this launch, passing on the variables named in `env` where the client can. */
-export function clientSetup(id: ClientId, name: string, target: Target, place: Place, env: readonly string[] = []): ClientSetup {
+/**
+ * The entry of one client for this launch, passing on the variables named in `env` where the client can, and the
+ * CLI's location variables its way (client-specs.ts LocationPassing).
+ */
+export function clientSetup(id: ClientId, name: string, target: Target, place: Place, options: SetupOptions = {}): ClientSetup {
+  const {env = []} = options
   const client = CLIENTS[id]
   const passing = client.env
   const cannot = unreachable(client, target)
   return {
     ...(id === 'claude-code' ? {addCommand: claudeAddCommand(name, target, place.platform, place.scope, env)} : {}),
     client: id,
-    entry: cannot ? {} : clientEntry(client, target, {env, name}),
+    entry: cannot ? {} : clientEntry(client, target, {...options, name}),
     label: client.label,
     path: client.configPath(place),
-    snippet: cannot ? '' : configSnippet(client, name, target, place, env),
+    snippet: cannot ? '' : configSnippet(client, name, target, place, options),
     target,
     ...(env.length > 0 && 'cannot' in passing ? {unpassable: `${client.label} cannot pass ${env.join(', ')} on: ${passing.cannot}.`} : {}),
     ...(cannot ? {unreachable: cannot} : {}),
@@ -58,9 +65,9 @@ export function clientSetup(id: ClientId, name: string, target: Target, place: P
  * Merges the server into the client's config file at `path`: only the entry named `name` is added or updated, a
  * backup of the previous file is kept, and a file that cannot be read with certainty is refused untouched.
  */
-export function writeClientConfig(id: ClientId, name: string, target: Target, path: string, place: Place, env: readonly string[] = []): Promise<WriteOutcome> {
+export function writeClientConfig(id: ClientId, name: string, target: Target, path: string, place: Place, options: SetupOptions = {}): Promise<WriteOutcome> {
   const client = CLIENTS[id]
-  const entry = clientEntry(client, target, {env, name})
+  const entry = clientEntry(client, target, {...options, name})
   // Writing one form drops what the other form wrote and this one does not set (a `command`, `args` and `env` where a
   // `url` goes; a `url`, `headers` and `type` where a command goes): a host refuses or misreads an entry of both.
   const started = [...Object.keys(client.shape({args: [], command: ''}, name)), 'env', 'cwd', 'env_keys']

@@ -42,8 +42,20 @@ export type EnvPassing = {cannot: string} | {keys: (names: readonly string[]) =>
 /** What an entry is made of besides the launch: the server's name, and the variables to pass on. */
 export interface EntryOptions {
   env?: readonly string[]
+  /**
+   * Where the CLI keeps its data, config and cache, as this environment sets them (`XDG_DATA_HOME`, `<BIN>_DATA_DIR`,
+   * …): a CLI whose plugins are installed under a moved data folder finds none of them, `mcp` included, without them.
+   */
+  locations?: Readonly<Record<string, string>>
   name: string
 }
+
+/**
+ * How a client's server gets the location variables: `inherited` from the client's own environment (passed on
+ * whole), `named` in the entry's list of variables to copy from it, or `literal` values in the entry (a client that
+ * starts servers with an environment of its own and expands nothing). Paths, never secrets, so writing them is fine.
+ */
+export type LocationPassing = 'inherited' | 'literal' | 'named'
 
 /**
  * How a client's entry reaches a server over HTTP: its keys for the URL and for the bearer token taken from a
@@ -54,6 +66,7 @@ export type RemoteSpec = {cannot: string} | {shape(url: string, tokenVariable: s
 interface ClientBase {
   configPath(place: Place): string
   env: EnvPassing
+  locations: LocationPassing
   remote: RemoteSpec
   /** The client's own keys of a server entry around the launch (clientEntry adds what passes variables on). */
   shape(launch: Launch, name: string): Record<string, unknown>
@@ -73,9 +86,18 @@ const expanded = (reference: (name: string) => string): EnvPassing => ({keys: (n
  * A client's server entry (for TOML, the keys of its table): its own keys around the launch, then what passes the
  * variables on; or, for a server over HTTP, its keys for the URL and the token (the caller has checked it can).
  */
-export function clientEntry(client: ClientSpec, target: Target, {env = [], name}: EntryOptions): Record<string, unknown> {
+export function clientEntry(client: ClientSpec, target: Target, {env = [], locations = {}, name}: EntryOptions): Record<string, unknown> {
   if (isRemote(target)) return 'shape' in client.remote ? client.remote.shape(target.url, target.tokenVariable, name) : {}
-  return {...client.shape(target, name), ...(env.length > 0 && 'keys' in client.env ? client.env.keys(env) : {})}
+  const located = Object.keys(locations)
+  const passed = client.locations === 'named' ? [...new Set([...env, ...located])] : env
+  const literal = client.locations === 'literal' && located.length > 0 ? {env: {...locations}} : {}
+  return {...client.shape(target, name), ...literal, ...(passed.length > 0 && 'keys' in client.env ? client.env.keys(passed) : {})}
+}
+
+/** The location variables this environment sets for the CLI (`XDG_DATA_HOME`…, and the CLI's own `<BIN>_DATA_DIR`…). */
+export function locationVariables(scopedKey: (name: string) => string, env: NodeJS.ProcessEnv): Record<string, string> {
+  const names = ['XDG_DATA_HOME', 'XDG_CONFIG_HOME', 'XDG_CACHE_HOME', ...['DATA_DIR', 'CONFIG_DIR', 'CACHE_DIR'].map((n) => scopedKey(n))]
+  return Object.fromEntries(names.filter((n) => env[n]).map((n) => [n, env[n]!]))
 }
 
 /** Why this client cannot reach the server at `target`, or undefined when it can. */
@@ -138,6 +160,7 @@ const CANNOT_ZED = 'Zed expands no variables in settings.json, and what environm
 
 export const CLIENTS: Record<ClientId, ClientSpec> = {
   'claude-code': {
+    locations: 'inherited',
     remote: {shape: (url, token) => ({type: 'http', url, ...dollar(token)})},
     configPath: (place) => ((place.scope ?? 'local') === 'project' ? join(place, place.cwd, '.mcp.json') : join(place, place.env.CLAUDE_CONFIG_DIR || place.home, '.claude.json')),
     shape: typedShape,
@@ -150,6 +173,7 @@ export const CLIENTS: Record<ClientId, ClientSpec> = {
     serversPath: (place) => ((place.scope ?? 'local') === 'local' ? ['projects', claudeProjectKey(place), 'mcpServers'] : ['mcpServers']),
   },
   'claude-desktop': {
+    locations: 'literal',
     remote: {cannot: 'it adds remote servers as connectors, in its settings (Settings, Connectors)'},
     configPath: (place) => join(place, desktopConfigDir(place), 'claude_desktop_config.json'),
     shape: plainShape,
@@ -160,6 +184,7 @@ export const CLIENTS: Record<ClientId, ClientSpec> = {
     serversPath: () => ['mcpServers'],
   },
   codex: {
+    locations: 'named',
     // What `codex mcp add --url … --bearer-token-env-var …` writes.
     remote: {shape: (url, token) => ({url, ...(token ? {bearer_token_env_var: token} : {})})},
     configPath: (place) => join(place, place.env.CODEX_HOME || join(place, place.home, '.codex'), 'config.toml'),
@@ -171,6 +196,7 @@ export const CLIENTS: Record<ClientId, ClientSpec> = {
     label: 'Codex',
   },
   cursor: {
+    locations: 'inherited',
     remote: {shape: (url, token) => ({url, ...dollarEnv(token)})},
     configPath: (place) => join(place, place.home, '.cursor', 'mcp.json'),
     shape: plainShape,
@@ -181,6 +207,7 @@ export const CLIENTS: Record<ClientId, ClientSpec> = {
     serversPath: () => ['mcpServers'],
   },
   vscode: {
+    locations: 'inherited',
     remote: {shape: (url, token) => ({type: 'http', url, ...dollarEnv(token)})},
     configPath: (place) => join(place, place.cwd, '.vscode', 'mcp.json'),
     shape: typedShape,
@@ -191,6 +218,7 @@ export const CLIENTS: Record<ClientId, ClientSpec> = {
     serversPath: () => ['servers'],
   },
   gemini: {
+    locations: 'inherited',
     // What `gemini mcp add --transport http … -H …` writes.
     remote: {shape: (url, token) => ({url, type: 'http', ...dollar(token)})},
     // The user's settings: a project's .gemini/settings.json is read only in a folder Gemini CLI trusts.
@@ -205,6 +233,7 @@ export const CLIENTS: Record<ClientId, ClientSpec> = {
     serversPath: () => ['mcpServers'],
   },
   windsurf: {
+    locations: 'inherited',
     remote: {shape: (url, token) => ({serverUrl: url, ...dollarEnv(token)})},
     configPath: (place) => join(place, place.home, '.codeium', 'windsurf', 'mcp_config.json'),
     shape: plainShape,
@@ -215,6 +244,7 @@ export const CLIENTS: Record<ClientId, ClientSpec> = {
     serversPath: () => ['mcpServers'],
   },
   zed: {
+    locations: 'literal',
     remote: {shape: (url) => ({url}), tokenCannot: CANNOT_ZED},
     configPath: (place) => join(place, zedConfigDir(place), 'settings.json'),
     shape: (launch) => ({source: 'custom', command: launch.command, args: launch.args}),
@@ -225,6 +255,7 @@ export const CLIENTS: Record<ClientId, ClientSpec> = {
     serversPath: () => ['context_servers'],
   },
   goose: {
+    locations: 'named',
     remote: {
       shape: (url, _token, name) => ({enabled: true, type: 'streamable_http', name, description: `${name} commands as MCP tools`, uri: url, timeout: 300}),
       tokenCannot: 'how Goose fills a header from its environment is not documented',
@@ -272,8 +303,8 @@ export function claudeAddCommand(name: string, target: Target, platform: NodeJS.
 }
 
 /** What a person pastes into the client's config file: the entry inside its enclosing object, or the TOML table. */
-export function configSnippet(client: ClientSpec, name: string, target: Target, place: Place, env: readonly string[] = []): string {
-  const entry = clientEntry(client, target, {env, name})
+export function configSnippet(client: ClientSpec, name: string, target: Target, place: Place, options: Omit<EntryOptions, 'name'> = {}): string {
+  const entry = clientEntry(client, target, {...options, name})
   if (client.format === 'toml') return tomlTable(name, entry as TomlEntry).trimEnd()
   const nested = client.serversPath(place).reduceRight<Record<string, unknown>>((inner, key) => ({[key]: inner}), {[name]: entry})
   return client.format === 'yaml' ? stringify(nested).trimEnd() : JSON.stringify(nested, null, 2)

@@ -2,7 +2,7 @@ import {describe, expect, it} from '@jest/globals'
 import {win32} from 'node:path'
 
 import {clientSetup} from '../../src/clients/client-setup.js'
-import {claudeAddCommand, CLIENTS, type Place, shellQuote} from '../../src/clients/client-specs.js'
+import {claudeAddCommand, CLIENTS, locationVariables, type Place, shellQuote} from '../../src/clients/client-specs.js'
 
 describe('shell words', () => {
   it.each([
@@ -69,7 +69,7 @@ describe("passing variables of the client's environment on (--env)", () => {
   const launch = {args: ['x'], command: '/bin/cli'}
   const here: Place = {cwd: '/work/app', env: {}, home: '/home/me', platform: 'linux'}
   const env = ['HEROKU_API_KEY', 'HEROKU_ORG']
-  const entryOf = (client: Parameters<typeof clientSetup>[0]) => clientSetup(client, 'tb', launch, here, env).entry
+  const entryOf = (client: Parameters<typeof clientSetup>[0]) => clientSetup(client, 'tb', launch, here, {env}).entry
 
   it.each([
     ['claude-code', {env: {HEROKU_API_KEY: '${HEROKU_API_KEY}', HEROKU_ORG: '${HEROKU_ORG}'}}],
@@ -81,11 +81,11 @@ describe("passing variables of the client's environment on (--env)", () => {
     ['goose', {env_keys: env}],
   ] as const)('%s names them its own way, never their values', (client, keys) => {
     expect(entryOf(client)).toMatchObject(keys)
-    expect(clientSetup(client, 'tb', launch, here, env).unpassable).toBeUndefined()
+    expect(clientSetup(client, 'tb', launch, here, {env}).unpassable).toBeUndefined()
   })
 
   it.each(['claude-desktop', 'zed'] as const)('%s cannot, and says so', (client) => {
-    const setup = clientSetup(client, 'tb', launch, here, env)
+    const setup = clientSetup(client, 'tb', launch, here, {env})
     expect(setup.unpassable).toMatch(/cannot pass HEROKU_API_KEY, HEROKU_ORG on: /)
     expect(setup.entry).not.toHaveProperty('env')
   })
@@ -99,9 +99,9 @@ describe("passing variables of the client's environment on (--env)", () => {
   })
 
   it('writes each form into the snippet and the claude mcp add line', () => {
-    expect(clientSetup('claude-code', 'tb', launch, here, env).addCommand).toBe(`claude mcp add tb -e 'HEROKU_API_KEY=\${HEROKU_API_KEY}' -e 'HEROKU_ORG=\${HEROKU_ORG}' -- /bin/cli x`)
-    expect(clientSetup('codex', 'tb', launch, here, env).snippet).toBe('[mcp_servers.tb]\ncommand = "/bin/cli"\nargs = ["x"]\nenv_vars = ["HEROKU_API_KEY", "HEROKU_ORG"]')
-    expect(clientSetup('goose', 'tb', launch, here, env).snippet).toContain('env_keys:\n      - HEROKU_API_KEY\n      - HEROKU_ORG')
+    expect(clientSetup('claude-code', 'tb', launch, here, {env}).addCommand).toBe(`claude mcp add tb -e 'HEROKU_API_KEY=\${HEROKU_API_KEY}' -e 'HEROKU_ORG=\${HEROKU_ORG}' -- /bin/cli x`)
+    expect(clientSetup('codex', 'tb', launch, here, {env}).snippet).toBe('[mcp_servers.tb]\ncommand = "/bin/cli"\nargs = ["x"]\nenv_vars = ["HEROKU_API_KEY", "HEROKU_ORG"]')
+    expect(clientSetup('goose', 'tb', launch, here, {env}).snippet).toContain('env_keys:\n      - HEROKU_API_KEY\n      - HEROKU_ORG')
   })
 
   it('wraps the new clients the way each reads its file', () => {
@@ -111,5 +111,37 @@ describe("passing variables of the client's environment on (--env)", () => {
     expect(clientSetup('goose', 'tb', launch, here).snippet).toBe(
       ['extensions:', '  tb:', '    enabled: true', '    type: stdio', '    name: tb', '    description: tb commands as MCP tools', '    cmd: /bin/cli', '    args:', '      - x', '    timeout: 300'].join('\n'),
     )
+  })
+})
+
+describe('where the CLI keeps its plugins: location variables for hosts that filter the environment', () => {
+  const launch = {args: ['x'], command: '/bin/cli'}
+  const here: Place = {cwd: '/work/app', env: {}, home: '/home/me', platform: 'linux'}
+  const locations = locationVariables((n) => `TASKBOX_${n}`, {HOME: '/home/me', TASKBOX_DATA_DIR: '/opt/tb-data', XDG_CONFIG_HOME: '/srv/conf', XDG_DATA_HOME: ''})
+
+  it('takes only the variables set here: XDG folders and the CLI\'s own <BIN>_DATA_DIR, _CONFIG_DIR, _CACHE_DIR', () => {
+    expect(locations).toEqual({TASKBOX_DATA_DIR: '/opt/tb-data', XDG_CONFIG_HOME: '/srv/conf'})
+  })
+
+  it.each([
+    ['codex', {env_vars: ['HEROKU_API_KEY', 'XDG_CONFIG_HOME', 'TASKBOX_DATA_DIR']}],
+    ['goose', {env_keys: ['HEROKU_API_KEY', 'XDG_CONFIG_HOME', 'TASKBOX_DATA_DIR']}],
+  ] as const)('%s copies them by name, beside the --env ones', (client, keys) => {
+    expect(clientSetup(client, 'tb', launch, here, {env: ['HEROKU_API_KEY'], locations}).entry).toMatchObject(keys)
+  })
+
+  it.each(['claude-desktop', 'zed'] as const)('%s, which starts servers with its own environment, gets their values (paths, no secret)', (client) => {
+    const setup = clientSetup(client, 'tb', launch, here, {locations})
+    expect(setup.entry).toMatchObject({env: {TASKBOX_DATA_DIR: '/opt/tb-data', XDG_CONFIG_HOME: '/srv/conf'}})
+    expect(setup.unpassable).toBeUndefined()
+  })
+
+  it.each(['claude-code', 'cursor', 'vscode', 'windsurf', 'gemini'] as const)('%s passes its own environment on: the entry stays as it was', (client) => {
+    expect(clientSetup(client, 'tb', launch, here, {locations}).entry).toEqual(clientSetup(client, 'tb', launch, here).entry)
+  })
+
+  it('a server over HTTP runs with its own environment: nothing added', () => {
+    const remote = {url: 'http://127.0.0.1:9/mcp'}
+    expect(clientSetup('codex', 'tb', remote, here, {locations}).entry).toEqual({url: 'http://127.0.0.1:9/mcp'})
   })
 })

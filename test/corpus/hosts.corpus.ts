@@ -15,7 +15,7 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 
 import {type Served, serveTaskbox} from '../helpers/serve.js'
-import {installDir, ROOT, runCli} from './clis.js'
+import {CORPUS, installDir, mcpArgv, nodeOf, prepare, ROOT, runCli} from './clis.js'
 import {codexTurn} from './codex-turn.js'
 import {type ScriptedCall, sentText, startModelEndpoint} from './model-endpoint.js'
 
@@ -318,6 +318,24 @@ describe('Codex', () => {
       const failed = (await call('sync')).result as {content: {text: string}[]; isError?: boolean}
       expect(failed.isError).toBe(true)
       expect(failed.content[0].text).toContain('No sync server configured')
+    } finally {
+      codex.close()
+    }
+  })
+
+  it('starts the server of a CLI whose plugin is linked under a moved data folder (XDG_DATA_HOME, which Codex does not pass on)', async () => {
+    const {env, project} = scratch()
+    // The oclif CLI finds oclif-plugin-mcp only as a user plugin recorded in $XDG_DATA_HOME/oclif (what `plugins link` writes).
+    const cli = CORPUS.find((c) => c.name === 'oclif')!
+    const cliEnv = {...prepare(cli, env.HOME), CODEX_HOME: join(env.HOME, '.codex')}
+    const written = await runCli(nodeOf(cli), mcpArgv(cli, 'config', ['--client', 'codex', '--write']), cliEnv, project)
+    expect(written.code).toBe(0)
+    const codex = appServer(cliEnv, project)
+    try {
+      await codex.request('initialize', {clientInfo: {name: 'oclif-plugin-mcp-tests', version: '1'}})
+      const status = (await codex.request('mcpServerStatus/list', {})).result as {data: {name: string; tools: Record<string, unknown>}[]}
+      expect(Object.keys(status.data.find((server) => server.name === 'oclif')?.tools ?? {})).toEqual(expect.arrayContaining(['cli_info', 'run_command']))
+      expect(readFileSync(join(env.HOME, '.codex/config.toml'), 'utf8')).toMatch(/env_vars = \[.*"XDG_DATA_HOME"/)
     } finally {
       codex.close()
     }

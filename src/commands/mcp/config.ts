@@ -3,7 +3,7 @@ import {Flags} from '@oclif/core'
 import {resolve} from 'node:path'
 
 import {type ClientSetup, clientSetup, geminiNotes, trustGeminiFolder, writeClientConfig} from '../../clients/client-setup.js'
-import {CLAUDE_SCOPES, type ClaudeScope, checkEnvName, checkServerName, CLIENT_IDS, currentPlace} from '../../clients/client-specs.js'
+import {CLAUDE_SCOPES, type ClaudeScope, checkEnvName, checkServerName, CLIENT_IDS, currentPlace, locationVariables} from '../../clients/client-specs.js'
 import {ClientConfigError, type WriteOutcome} from '../../clients/config-file-update.js'
 import {type Launch, type Remote, resolveLaunch} from '../../clients/launch.js'
 import {HostCommand} from '../../host/command.js'
@@ -40,7 +40,7 @@ export default class McpConfig extends HostCommand {
   static summary = 'Print (or write) what an MCP client needs to launch this CLI as a server.'
   static description = `Prints the entry that makes Claude Code, Claude Desktop, Cursor, VS Code, Codex, Gemini CLI, Windsurf, Zed or Goose start "<%= config.bin %> mcp stdio", with absolute paths resolved on this machine, every server flag given here passed on (--cwd, --read-only, --confirm-destructive, --trust-host-approval, --foreground, --allow-cwd, --profile, --tools, …), and --client naming the host, so the server shapes results and tools for what that host shows its model. Without --client, prints the entry for every client. With --url, the entry reaches a running "mcp serve" over HTTP instead (the URL naming the host, the bearer token from the variable --token-env names).
 
-Hosts filter the environment a server gets (Codex passes only HOME, PATH, SHELL, TERM and a few more; Gemini CLI drops every variable named like a token, key or secret): --env NAME makes the entry pass that variable of the host's own environment on, the way the host does it (Claude Code -e NAME=\${NAME}, VS Code, Cursor and Windsurf \${env:NAME}, Gemini CLI \${NAME}, Codex env_vars, Goose env_keys). The value itself is never written. Claude Desktop and Zed have no such way: for them --env is refused, saying so.
+Hosts filter the environment a server gets (Codex passes only HOME, PATH, SHELL, TERM and a few more; Gemini CLI drops every variable named like a token, key or secret): --env NAME makes the entry pass that variable of the host's own environment on, the way the host does it (Claude Code -e NAME=\${NAME}, VS Code, Cursor and Windsurf \${env:NAME}, Gemini CLI \${NAME}, Codex env_vars, Goose env_keys). The value itself is never written. Claude Desktop and Zed have no such way: for them --env is refused, saying so. The CLI's data, config and cache folders set here (XDG_DATA_HOME…, <%= config.scopedEnvVarKey('DATA_DIR') %>…), where its installed plugins are found, go into the entry of each host that filters the environment.
 
 The command is this CLI's executable on PATH when it resolves into this CLI's package, else the package's bin script; a plain Node script is launched with the absolute path of the Node running now, because hosts like Claude Desktop start servers with a minimal PATH.
 
@@ -97,9 +97,12 @@ The command is this CLI's executable on PATH when it resolves into this CLI's pa
     const remote = flags.url === undefined ? undefined : this.remoteOf(flags.url, flags['token-env'], passed, env)
     const launch = remote ? undefined : resolveLaunch(this.config, passed)
     const place = currentPlace(flags.scope)
+    // A CLI whose data folder is moved (XDG_DATA_HOME, <BIN>_DATA_DIR…) finds its installed plugins, this one too, only
+    // with those variables: hosts that start servers with a filtered environment get them in the entry.
+    const locations = locationVariables((n) => this.config.scopedEnvVarKey(n), place.env)
     const clients = (flags.client ? [flags.client] : CLIENT_IDS).map((id) => {
       const target = remote ? remote(id) : resolveLaunch(this.config, [...passed, '--client', id])
-      const setup = clientSetup(id, name, target, place, env)
+      const setup = clientSetup(id, name, target, place, {env, locations})
       return flags['config-path'] ? {...setup, path: resolve(flags['config-path'])} : setup
     })
     // A client asked for by name that cannot pass the variables on would start a server that silently lacks them;
@@ -114,7 +117,7 @@ The command is this CLI's executable on PATH when it resolves into this CLI's pa
     const [setup] = clients
     let written: WriteOutcome
     try {
-      written = await writeClientConfig(setup.client, name, setup.target, setup.path, place, env)
+      written = await writeClientConfig(setup.client, name, setup.target, setup.path, place, {env, locations})
     } catch (error) {
       if (!(error instanceof ClientConfigError)) throw error
       this.error(`Cannot update ${setup.path}: ${error.message}. The file was not changed.`, {

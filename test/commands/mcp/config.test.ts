@@ -26,6 +26,8 @@ const report = async (args: string[]) => {
 }
 
 const LAUNCH = [TASKBOX_BIN, 'mcp', 'stdio']
+/** The folders taskbox runs with here (its plugins are found under the data one): hosts that filter the environment get them. */
+const LOCATIONS = {XDG_DATA_HOME: env.XDG_DATA_HOME, XDG_CONFIG_HOME: env.XDG_CONFIG_HOME, XDG_CACHE_HOME: env.XDG_CACHE_HOME}
 /** The launch line of one host's entry: it names the host, so the server knows whom it serves. */
 const launchFor = (client: string) => [...LAUNCH, '--client', client]
 
@@ -42,7 +44,8 @@ describe('mcp config: what each client gets', () => {
 
   it.each([
     ['cursor', join(home, '.cursor/mcp.json'), {mcpServers: {taskbox: {command: process.execPath, args: launchFor('cursor')}}}],
-    ['claude-desktop', join(home, 'config/Claude/claude_desktop_config.json'), {mcpServers: {taskbox: {command: process.execPath, args: launchFor('claude-desktop')}}}],
+    // Claude Desktop starts a server with an environment of its own: the data, config and cache folders set here go in.
+    ['claude-desktop', join(home, 'config/Claude/claude_desktop_config.json'), {mcpServers: {taskbox: {command: process.execPath, args: launchFor('claude-desktop'), env: LOCATIONS}}}],
     ['vscode', join(project, '.vscode/mcp.json'), {servers: {taskbox: {type: 'stdio', command: process.execPath, args: launchFor('vscode')}}}],
     ['claude-code', join(home, '.claude.json'), {projects: {[project]: {mcpServers: {taskbox: {type: 'stdio', command: process.execPath, args: launchFor('claude-code')}}}}}],
   ])('%s: stdout is exactly the JSON for %s', async (client, path, expected) => {
@@ -57,7 +60,8 @@ describe('mcp config: what each client gets', () => {
   it('codex: stdout is the TOML table', async () => {
     const ran = await config(['--client', 'codex'])
     expect(ran.code).toBe(0)
-    expect(ran.stdout).toBe(`[mcp_servers.taskbox]\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${launchFor('codex').map((a) => JSON.stringify(a)).join(', ')}]\n`)
+    const copied = Object.keys(LOCATIONS).map((n) => JSON.stringify(n)).join(', ')
+    expect(ran.stdout).toBe(`[mcp_servers.taskbox]\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${launchFor('codex').map((a) => JSON.stringify(a)).join(', ')}]\nenv_vars = [${copied}]\n`)
     expect(ran.stderr).toContain(join(home, '.codex/config.toml'))
   })
 
@@ -69,9 +73,9 @@ describe('mcp config: what each client gets', () => {
   it('--env: each client passes the variable its own way; printed for all, one that cannot says so', async () => {
     const found = await report(['--env', 'TASKBOX_API_KEY'])
     const by = Object.fromEntries(found.clients.map((c) => [c.client, c]))
-    expect(by.codex.entry.env_vars).toEqual(['TASKBOX_API_KEY'])
+    expect(by.codex.entry.env_vars).toEqual(['TASKBOX_API_KEY', ...Object.keys(LOCATIONS)])
     expect(by.gemini.entry.env).toEqual({TASKBOX_API_KEY: '${TASKBOX_API_KEY}'})
-    expect(by.goose.entry.env_keys).toEqual(['TASKBOX_API_KEY'])
+    expect(by.goose.entry.env_keys).toEqual(['TASKBOX_API_KEY', ...Object.keys(LOCATIONS)])
     expect(by.zed.unpassable).toContain('Zed cannot pass TASKBOX_API_KEY on')
     const printed = await config(['--env', 'TASKBOX_API_KEY'])
     expect(plain(printed.stderr)).toContain('# Claude Desktop cannot pass TASKBOX_API_KEY on')
