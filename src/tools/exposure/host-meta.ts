@@ -17,8 +17,12 @@ export const ALWAYS_LOAD = 'anthropic/alwaysLoad'
 export const SEARCH_HINT = 'anthropic/searchHint'
 export const REQUIRES_USER_INTERACTION = 'anthropic/requiresUserInteraction'
 
-/** The longest search hint: Claude Code scores a hint's words, and longer hints only dilute a tool among its peers. */
-const HINT_CHARS = 200
+/**
+ * The longest search hint. Claude Code reads up to 4,096 characters of one and scores each query word found in it
+ * once, whatever its length (no length normalisation), so more of a command's own words only add ways to find it; the
+ * bound keeps a large CLI's tools/list from growing by more than a few hundred bytes a command.
+ */
+const HINT_CHARS = 600
 
 /**
  * The built-in tools in a host that defers tools: the ones every other answer names (find, describe and run a
@@ -56,23 +60,42 @@ function otherNumber(word: string): string | undefined {
   return word.endsWith('y') && !/[aeiou]y$/.test(word) ? `${word.slice(0, -1)}ies` : `${word}s`
 }
 
+/** A word with its other number and the synonyms of both, the way a person might write it instead. */
+const formsOf = (word: string): string[] => {
+  const other = otherNumber(word)
+  return [word, ...(other ? [other] : []), ...synonymsOf(word), ...(other ? synonymsOf(other) : [])]
+}
+
+/** Flags every command shares that say nothing about what it does. */
+const COMMON_FLAGS = new Set(['help', 'json'])
+
 /**
- * Words a keyword search should find a command by, beyond its name: Claude Code's ToolSearch scores each query word
- * found in a tool's name parts (+12), its hint (+4) or its description (+2), words as written (no stemming, no
- * synonyms, stop words counted), so the hint gives each word of the id its other number and its synonyms
- * (`tasks:add` → tasks task todo add create new make…), then the aliases' words and the summary's words, in that
- * order, within HINT_CHARS.
+ * Words a keyword search should find a command by, beyond its name. Claude Code's ToolSearch splits a query on
+ * spaces and scores each word found in a tool's name parts (+12), its hint (+4) or its description (+2), whole words
+ * as written (no stemming, no synonyms): `builds` in a summary does not answer `build`. So the hint gives, in this
+ * order within HINT_CHARS: each word of the id with its other number and synonyms (`tasks:add` → tasks task todo add
+ * create new make…), the aliases' words, the summary's words likewise, the words of its flags' and arguments' names
+ * (what a person names when they say what to pass: `channel`, `sha`, `version`), then the rest of the description's
+ * first paragraph.
  */
 export function commandSearchHint(tool: Pick<CommandTool, 'command' | 'id' | 'summary'>): string {
-  const idWords = tool.id.toLowerCase().split(/[:\s_-]+/).filter(Boolean)
-  const forms = idWords.flatMap((word) => {
-    const other = otherNumber(word)
-    return [word, ...(other ? [other] : []), ...synonymsOf(word), ...(other ? synonymsOf(other) : [])]
-  })
-  const aliases = (tool.command.aliases ?? []).flatMap((alias) => alias.toLowerCase().split(/[:\s_-]+/))
+  const split = (text: string) => text.toLowerCase().split(/[:\s_-]+/).filter(Boolean)
+  const {command} = tool
+  const named = [
+    ...Object.entries(command.flags ?? {}).filter(([name, flag]) => !flag.hidden && !COMMON_FLAGS.has(name)).map(([name]) => name),
+    ...Object.keys(command.args ?? {}),
+  ]
+  const paragraph = (command.description ?? '').split(/\n\s*\n/)[0]
+  const words = [
+    ...split(tool.id).flatMap((word) => formsOf(word)),
+    ...(command.aliases ?? []).flatMap((alias) => split(alias)),
+    ...plainWords(tool.summary).flatMap((word) => formsOf(word)),
+    ...named.flatMap((name) => plainWords(name.replaceAll('-', ' '))).flatMap((word) => [word, ...(otherNumber(word) ? [otherNumber(word)!] : [])]),
+    ...plainWords(paragraph),
+  ]
   let hint = ''
-  for (const word of new Set([...forms, ...aliases, ...plainWords(tool.summary)])) {
-    if (hint.length + word.length + 1 > HINT_CHARS) break
+  for (const word of new Set(words)) {
+    if (hint.length + word.length + 1 > HINT_CHARS) continue
     hint = hint ? `${hint} ${word}` : word
   }
 
