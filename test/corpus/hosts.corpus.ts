@@ -49,6 +49,12 @@ function scratch(): {env: Record<string, string>; project: string} {
 
 describe('Claude Code', () => {
   const claude = () => join(installDir('claude-code'), 'node_modules/.bin/claude')
+  /**
+   * A headless turn (`claude -p`) goes to the model without a server that is still starting (a person at the prompt
+   * waits for it instead): on a loaded machine taskbox may take longer than Claude's own short wait, so the turn is told
+   * to wait for it. What is checked is what the model is handed once the server is there.
+   */
+  const headless = (model: {url: string}) => ({ANTHROPIC_API_KEY: 'sk-ant-offline', ANTHROPIC_BASE_URL: model.url, CLAUDE_CODE_MCP_STARTUP_WAIT_MS: '120000'})
 
   it('connects, without asking, to the server mcp config --client claude-code --write registers', async () => {
     const {env, project} = scratch()
@@ -90,7 +96,7 @@ describe('Claude Code', () => {
     expect(written.code).toBe(0)
     const model = await startModelEndpoint(script)
     try {
-      const ran = await runCli(claude(), ['-p', prompt, '--output-format', 'stream-json', '--verbose', ...extra], {...env, ANTHROPIC_API_KEY: 'sk-ant-offline', ANTHROPIC_BASE_URL: model.url}, project)
+      const ran = await runCli(claude(), ['-p', prompt, '--output-format', 'stream-json', '--verbose', ...extra], {...env, ...headless(model)}, project)
       const events = ran.stdout.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>)
       return {bodies: model.bodies, events, project, sent: sentText(model)}
     } finally {
@@ -113,7 +119,7 @@ describe('Claude Code', () => {
     expect((await runCli(process.execPath, [TASKBOX, 'mcp', 'skill', '--write'], env, project)).code).toBe(0)
     const model = await startModelEndpoint()
     try {
-      const ran = await runCli(claude(), ['-p', 'hi', '--output-format', 'stream-json', '--verbose'], {...env, ANTHROPIC_API_KEY: 'sk-ant-offline', ANTHROPIC_BASE_URL: model.url}, project)
+      const ran = await runCli(claude(), ['-p', 'hi', '--output-format', 'stream-json', '--verbose'], {...env, ...headless(model)}, project)
       const init = ran.stdout.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as {skills?: string[]; subtype?: string}).find((event) => event.subtype === 'init')
       expect(init?.skills).toContain('taskbox')
       // What the model reads up front is the frontmatter's description; the rest waits until the skill is used.
