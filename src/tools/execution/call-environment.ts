@@ -75,7 +75,8 @@ export function createCallEnvironment(config: Config, settings: Settings, bounda
   const workers = new WorkerPool({bin: binScript, env: childEnv(config, {}), root: config.root, size: settings.workers, warm})
   // With --state, what outlives a call is shared with the other replicas on the same store.
   const shared = settings.state ? new RedisState(settings.state, `oclif-mcp:${config.bin}`) : undefined
-  const outputs = new OutputStore(DEFAULT_KEPT_CHARS, shared)
+  // Half of what is kept may be one person's (OAuth): the rest stays for the others' runs.
+  const outputs = new OutputStore({maxChars: DEFAULT_KEPT_CHARS, perPersonChars: DEFAULT_KEPT_CHARS / 2}, shared)
   const jobs = new JobTable(outputs, shared && {replica: shared.replica, store: shared})
   const stopCommands = () => {
     workers.close()

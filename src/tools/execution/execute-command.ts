@@ -160,7 +160,9 @@ export async function executeCommand(tool: CommandTool, input: Record<string, un
     const id = newOutputId()
     env.outputs.keep(finishedOutput(id, commandLine, streams, how.principal), {share: true})
     const size = {stderr: streams.stderr.length, stdout: streams.stdout.length}
-    return {...ran, result: fitResult(result, how.budget, {id, links: links(id), size})}
+    // An output larger than what the store may hold is not kept: the result then names no call that cannot answer.
+    const kept = env.outputs.get(id) ? {id, links: links(id), size} : undefined
+    return {...ran, result: fitResult(result, how.budget, kept)}
   }
 
   // Past the foreground budget: the command goes on as a job, and this call answers with its handle.

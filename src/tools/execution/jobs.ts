@@ -53,9 +53,15 @@ export interface Job extends Omit<JobStart, 'end' | 'read' | 'size' | 'stop'> {
   status: JobStatus
 }
 
-/** Finished jobs are kept this long, and at most this many, for their status and result. */
+/**
+ * Finished jobs are kept this long for their status and result, at most MAX_FINISHED_JOBS of each person's and
+ * MAX_FINISHED_JOBS_TOTAL in all (past that, the oldest of whoever has the most goes). A finished job's result is held
+ * with its output in the output store and counts towards its bounds; when the store lets that output go, the job keeps
+ * only its facts (state, exit code, time).
+ */
 export const JOB_RETENTION_MS = 60 * 60 * 1000
 export const MAX_FINISHED_JOBS = 100
+export const MAX_FINISHED_JOBS_TOTAL = 1000
 /** How often a running job's output, state and lease go to the shared store, and a cancellation is looked for. */
 export const MIRROR_MS = 1000
 
@@ -76,7 +82,12 @@ export class JobTable {
   constructor(
     private readonly outputs: OutputStore,
     private readonly shared?: {replica: string; store: SharedRecords},
-  ) {}
+  ) {
+    outputs.onDrop((output) => {
+      const job = this.jobs.get(output.id)
+      if (job?.end) job.end = {...job.end, result: forgotten(job, outputs)}
+    })
+  }
 
   /** Stops a running job's command (here, or through the shared store on the replica running it). */
   async cancel(id: string): Promise<'asked' | 'ended' | 'stopped'> {
@@ -163,11 +174,12 @@ export class JobTable {
     const mirrored = this.mirror(job, read, stop)
     job.ended = end.then(async (ended) => {
       this.stops.delete(id)
-      const {streams, ...rest} = ended
-      job.end = rest
-      job.status = ended.cancelled ? 'cancelled' : ended.result.isError ? 'failed' : 'completed'
+      const {result: whole, streams, ...rest} = ended
+      const result = sharingStreams(whole, streams)
+      job.end = {...rest, result}
+      job.status = ended.cancelled ? 'cancelled' : whole.isError ? 'failed' : 'completed'
       job.watchers.clear()
-      this.outputs.keep(finishedOutput(id, start.commandLine, streams, start.principal))
+      this.outputs.keep(finishedOutput(id, start.commandLine, streams, start.principal, heldSize(result, streams)))
       await mirrored?.finish(streams)
     })
     this.jobs.set(id, job)
@@ -252,12 +264,32 @@ export class JobTable {
     }
   }
 
+  /**
+   * Forgets finished jobs past retention, each person's past MAX_FINISHED_JOBS (their oldest first), and past
+   * MAX_FINISHED_JOBS_TOTAL the oldest of whoever has the most: one person's jobs never push out another's who has fewer.
+   */
   private prune(): void {
     const now = Date.now()
-    const finished = [...this.jobs.values()].filter((job) => job.end)
-    for (const [index, job] of finished.entries()) {
-      const old = job.startedAt + job.end!.durationMs + JOB_RETENTION_MS < now
-      if (old || finished.length - index > MAX_FINISHED_JOBS) this.jobs.delete(job.id)
+    const finished = new Map<string | undefined, Job[]>()
+    for (const job of this.jobs.values()) {
+      if (!job.end) continue
+      if (job.startedAt + job.end.durationMs + JOB_RETENTION_MS < now) {
+        this.jobs.delete(job.id)
+        continue
+      }
+
+      finished.set(job.principal, [...(finished.get(job.principal) ?? []), job])
+    }
+
+    let total = 0
+    for (const jobs of finished.values()) {
+      for (const job of jobs.splice(0, Math.max(0, jobs.length - MAX_FINISHED_JOBS))) this.jobs.delete(job.id)
+      total += jobs.length
+    }
+
+    for (; total > MAX_FINISHED_JOBS_TOTAL; total--) {
+      const most = [...finished.values()].sort((a, b) => b.length - a.length)[0]
+      this.jobs.delete(most.shift()!.id)
     }
   }
 
@@ -266,6 +298,41 @@ export class JobTable {
     if (!found) return undefined
     return {...finishedOutput(id, found.commandLine, found.streams, found.principal), live}
   }
+}
+
+/**
+ * The result with its stdout and stderr in structured content sharing the kept streams' strings where they are the
+ * same text (one copy in memory, not two).
+ */
+function sharingStreams(result: CallToolResult, streams: Record<OutputStream, string>): CallToolResult {
+  const structured = result.structuredContent as Record<string, unknown> | undefined
+  if (!structured) return result
+  const same = (['stdout', 'stderr'] as const).filter((stream) => structured[stream] === streams[stream] && streams[stream].length > 0)
+  if (same.length === 0) return result
+  return {...result, structuredContent: {...structured, ...Object.fromEntries(same.map((stream) => [stream, streams[stream]]))}}
+}
+
+/** Characters a finished job's result holds beside its kept streams (a stream's string it shares is not counted twice). */
+function heldSize(result: CallToolResult, streams: Record<OutputStream, string>): number {
+  let size = 0
+  for (const block of result.content) size += block.type === 'text' ? block.text.length : JSON.stringify(block).length
+  const structured = result.structuredContent as Record<string, unknown> | undefined
+  if (structured) {
+    const {stderr, stdout, ...rest} = structured
+    size += JSON.stringify(rest).length
+    for (const [stream, value] of [['stdout', stdout], ['stderr', stderr]] as const) {
+      if (typeof value === 'string' && value !== streams[stream]) size += value.length
+    }
+  }
+
+  return size
+}
+
+/** What a finished job answers once the output store has let its output and result go: its facts, and why. */
+function forgotten(job: Job, outputs: OutputStore): CallToolResult {
+  const mib = (chars: number) => `${Math.round(chars / 1024 / 1024)} MiB`
+  const text = `The output and result of job ${job.id} are no longer kept: this server keeps ${mib(outputs.maxChars)} of output in all${outputs.perPersonChars < outputs.maxChars ? ` and ${mib(outputs.perPersonChars)} of each person's` : ''}, and newer runs took their place. It ended with exit code ${job.end?.exitCode ?? 'none'}; run the command again to see its output.`
+  return {content: [{text, type: 'text'}], isError: job.end?.result.isError ?? false, structuredContent: {message: text, outputForgotten: true}}
 }
 
 /** A job another replica runs (or ran), as its record in the shared store says; one whose replica stopped has failed. */

@@ -20,7 +20,7 @@ export interface KeptOutput {
   text(stream: OutputStream): string
 }
 
-/** Characters of output kept in all, by default (two streams of a run count together). */
+/** Characters of output kept in all, by default (two streams of a run, and a finished job's result, count together). */
 export const DEFAULT_KEPT_CHARS = 64 * 1024 * 1024
 
 /** An id nobody can guess: 72 random bits, URL- and URI-safe. */
@@ -28,22 +28,41 @@ export function newOutputId(): string {
   return randomBytes(9).toString('base64url')
 }
 
-/** The output of a finished run, fixed. */
-export function finishedOutput(id: string, commandLine: string, streams: Record<OutputStream, string>, principal?: string): KeptOutput {
-  return {commandLine, id, live: false, ...(principal === undefined ? {} : {principal}), size: streams.stdout.length + streams.stderr.length, text: (stream) => streams[stream]}
+/**
+ * The output of a finished run, fixed. `held`: characters kept with it beside the streams (a finished job's own
+ * result), which count towards the bounds as the streams do.
+ */
+export function finishedOutput(id: string, commandLine: string, streams: Record<OutputStream, string>, principal?: string, held = 0): KeptOutput {
+  return {commandLine, id, live: false, ...(principal === undefined ? {} : {principal}), size: streams.stdout.length + streams.stderr.length + held, text: (stream) => streams[stream]}
+}
+
+/** How much the store keeps: in all, and of each person's (an OAuth subject's) runs. */
+export interface KeptLimits {
+  /** Characters in all. */
+  maxChars?: number
+  /** Characters of one person's runs (calls without a person, as without OAuth, are not limited beyond the total). */
+  perPersonChars?: number
 }
 
 /**
- * Kept outputs by id, oldest first; one per server (the call environment owns it). With a shared store, the outputs
+ * Kept outputs by id, oldest first; one per server (the call environment owns it). Bounded in all and per person:
+ * past a person's share, their own oldest finished output goes; past the total, the oldest finished output of whoever
+ * holds the most, so nobody's runs push out the outputs of someone who holds less. With a shared store, the outputs
  * of cut results are also written there, and an id this process does not hold is looked up there (another replica's).
  */
 export class OutputStore {
+  readonly maxChars: number
+  readonly perPersonChars: number
+  private readonly dropped = new Set<(output: KeptOutput) => void>()
   private readonly outputs = new Map<string, KeptOutput>()
 
   constructor(
-    readonly maxChars = DEFAULT_KEPT_CHARS,
+    limits: KeptLimits = {},
     private readonly shared?: SharedRecords,
-  ) {}
+  ) {
+    this.maxChars = limits.maxChars ?? DEFAULT_KEPT_CHARS
+    this.perPersonChars = Math.min(limits.perPersonChars ?? this.maxChars, this.maxChars)
+  }
 
   /**
    * The output of `id` as `principal` may see it (someone else's is not there for them), from this process or the
@@ -67,9 +86,15 @@ export class OutputStore {
    */
   keep(output: KeptOutput, {share = false} = {}): void {
     this.outputs.delete(output.id)
+    // Larger than a bound on its own: not kept, and nothing else goes to make room for it.
+    if (!output.live && output.size > (output.principal === undefined ? this.maxChars : this.perPersonChars)) {
+      for (const listener of this.dropped) listener(output)
+      return
+    }
+
     this.outputs.set(output.id, output)
-    this.evict()
-    if (share && this.shared && !output.live) {
+    this.evict(output.principal)
+    if (share && this.shared && !output.live && this.outputs.has(output.id)) {
       const streams = {stderr: output.text('stderr'), stdout: output.text('stdout')}
       this.shared.keepOutput(output.id, output.commandLine, streams, output.principal).catch((error: unknown) => {
         process.stderr.write(`[mcp] could not keep output ${output.id} in ${this.shared!.shown}: ${error instanceof Error ? error.message : String(error)}\n`)
@@ -77,15 +102,48 @@ export class OutputStore {
     }
   }
 
-  /** Drops the oldest finished outputs until the rest fit; a single output larger than the total is not kept at all. */
-  private evict(): void {
+  /** Calls `listener` with each output the bounds push out (a job's table forgets the result it held with it). */
+  onDrop(listener: (output: KeptOutput) => void): void {
+    this.dropped.add(listener)
+  }
+
+  /** Characters held now: in all, or of one person's runs. */
+  size(principal?: null | string): number {
     let total = 0
-    for (const output of this.outputs.values()) total += output.size
-    for (const [id, output] of this.outputs) {
-      if (total <= this.maxChars) return
-      if (output.live) continue
-      this.outputs.delete(id)
-      total -= output.size
+    for (const output of this.outputs.values()) if (principal === null || output.principal === principal) total += output.size
+    return total
+  }
+
+  private drop(output: KeptOutput): void {
+    this.outputs.delete(output.id)
+    for (const listener of this.dropped) listener(output)
+  }
+
+  /**
+   * Past `principal`'s share, drops their oldest finished outputs; past the total, the oldest finished output of the
+   * person holding the most. Running jobs' outputs are never dropped (their number and size are bounded by the
+   * command limiter and --max-output).
+   */
+  private evict(principal: string | undefined): void {
+    if (principal !== undefined) {
+      let mine = this.size(principal)
+      for (const output of [...this.outputs.values()]) {
+        if (mine <= this.perPersonChars) break
+        if (output.live || output.principal !== principal) continue
+        this.drop(output)
+        mine -= output.size
+      }
+    }
+
+    let total = this.size(null)
+    while (total > this.maxChars) {
+      const held = new Map<string | undefined, number>()
+      for (const output of this.outputs.values()) if (!output.live) held.set(output.principal, (held.get(output.principal) ?? 0) + output.size)
+      if (held.size === 0) return
+      const [most] = [...held].sort((a, b) => b[1] - a[1])[0]
+      const oldest = [...this.outputs.values()].find((output) => !output.live && output.principal === most)!
+      this.drop(oldest)
+      total -= oldest.size
     }
   }
 }

@@ -3,11 +3,11 @@ import type {CallToolResult} from '@modelcontextprotocol/server'
 import {describe, expect, it} from '@jest/globals'
 
 import {jobView, parseCursor} from '../../../src/tools/execution/job-view.js'
-import {type JobEnd, JobTable, MAX_FINISHED_JOBS, waitForJob} from '../../../src/tools/execution/jobs.js'
+import {type JobEnd, JobTable, MAX_FINISHED_JOBS, MAX_FINISHED_JOBS_TOTAL, waitForJob} from '../../../src/tools/execution/jobs.js'
 import {OutputStore} from '../../../src/tools/records/output-store.js'
 
 /** A job whose command is simulated: `write` adds output, `finish` ends it, `stopped` says whether it was stopped. */
-function simulated(table: JobTable, outputs: OutputStore, timeoutMs = 60_000) {
+function simulated(table: JobTable, outputs: OutputStore, timeoutMs = 60_000, principal?: string) {
   const streams = {stderr: '', stdout: ''}
   let finish!: (end: JobEnd) => void
   const state = {stopped: false}
@@ -16,6 +16,7 @@ function simulated(table: JobTable, outputs: OutputStore, timeoutMs = 60_000) {
     commandLine: 'cli build --all',
     cwd: '/work',
     end: new Promise<JobEnd>((resolve) => (finish = resolve)),
+    ...(principal === undefined ? {} : {principal}),
     read: (stream) => streams[stream],
     size: () => streams.stdout.length + streams.stderr.length,
     startedAt: Date.now(),
@@ -104,6 +105,47 @@ describe('JobTable', () => {
     expect(table.list()).toHaveLength(MAX_FINISHED_JOBS + 1)
     const missing = await table.lookup(first.job.id)
     expect('missing' in missing && missing.missing.structuredContent).toEqual({code: 'UNKNOWN_JOB', job: first.job.id})
+  })
+
+  it("keeps each person's finished jobs apart: one person's many jobs never push out another's", async () => {
+    const outputs = new OutputStore()
+    const table = new JobTable(outputs)
+    const bob = simulated(table, outputs, 60_000, 'bob')
+    await bob.end(0)
+    for (let i = 0; i < MAX_FINISHED_JOBS + 20; i++) await simulated(table, outputs, 60_000, 'eve').end(0)
+    expect(table.list('eve')).toHaveLength(MAX_FINISHED_JOBS)
+    expect(table.list('bob')).toEqual([bob.job])
+    // Past the total, the person with the most jobs loses their oldest first.
+    const people = Math.ceil(MAX_FINISHED_JOBS_TOTAL / MAX_FINISHED_JOBS) + 1
+    for (let p = 0; p < people; p++) for (let i = 0; i < MAX_FINISHED_JOBS; i++) await simulated(table, outputs, 60_000, `p${p}`).end(0)
+    const kept = [bob, ...Array.from({length: people}, (_, p) => ({job: table.list(`p${p}`)[0]}))]
+    expect(table.list('bob')).toEqual([bob.job])
+    expect(kept.length + [...Array(people).keys()].reduce((n, p) => n + table.list(`p${p}`).length - 1, 0) + table.list('eve').length).toBeLessThanOrEqual(MAX_FINISHED_JOBS_TOTAL + 1)
+  })
+
+  it("holds a finished job's result with its output, within the store's bounds; once that goes, the job keeps its facts", async () => {
+    const outputs = new OutputStore({maxChars: 20_000, perPersonChars: 10_000})
+    const table = new JobTable(outputs)
+    const bob = simulated(table, outputs, 60_000, 'bob')
+    bob.write('bob was here\n')
+    await bob.end(0)
+    const eve = Array.from({length: 5}, () => simulated(table, outputs, 60_000, 'eve'))
+    for (const sim of eve) {
+      sim.write('y'.repeat(3000))
+      await sim.end(3)
+    }
+    // Each of eve's holds 3,000 characters of output, 3,000 in its result's text and its structured stdout shares the
+    // output's string: 6,000 and a little. Her share of 10,000 holds one.
+    expect(outputs.size('eve')).toBeLessThanOrEqual(10_000)
+    expect(outputs.get(eve[4].job.id)).toBeDefined()
+    expect(outputs.get(eve[0].job.id)).toBeUndefined()
+    const first = jobView(eve[0].job, {stderr: 0, stdout: 0}, 10_000, outputs.get(eve[0].job.id))
+    expect(first.isError).toBe(true)
+    expect(first.structuredContent).toMatchObject({job: {exitCode: 3, id: eve[0].job.id, status: 'failed'}, outputForgotten: true})
+    expect((first.content[0] as {text: string}).text).toMatch(/no longer kept: this server keeps 0 MiB of output in all and 0 MiB of each person's/)
+    // Bob's job, older than all of them, still has its result.
+    const view = jobView(bob.job, {stderr: 0, stdout: 0}, 10_000, outputs.get(bob.job.id))
+    expect(view.structuredContent).toMatchObject({job: {status: 'completed'}, stdout: 'bob was here\n'})
   })
 
   it('cuts new output to the budget, pointing at read_output for the whole', () => {
