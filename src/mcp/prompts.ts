@@ -37,12 +37,18 @@ function commandPhrase(projection: Projection, listed: ReadonlySet<CommandTool>,
   return `\`run_command\` with {"command": "${tool.displayId}"} (describe_command gives its definitionHash)`
 }
 
-/** Compiles the author's prompts; throws ConfigError naming a prompt whose template does not compile. */
+/**
+ * Compiles the author's prompts; throws ConfigError naming a prompt whose template does not compile. A prompt whose
+ * template names a command this server does not expose (unknown, excluded, outside --read-only or a read scope's
+ * plan) is not served at all: a client is answered as for a prompt that does not exist, and learns neither its text
+ * nor the commands it names. Which commands a template names is found by rendering it once with each argument's
+ * first declared value (or an empty string); the server's own stderr says which prompts were left out.
+ */
 export function planPrompts(config: Config, prompts: Record<string, PromptSettings> | undefined, projection: Projection): PlannedPrompt[] {
   const entries = Object.entries(prompts ?? {})
   if (entries.length === 0) return []
   const ejs = requireHere('ejs') as typeof import('ejs')
-  return entries.map(([name, settings]) => {
+  return entries.flatMap(([name, settings]) => {
     let template: (data: Record<string, unknown>) => string
     try {
       template = ejs.compile(settings.template, {escape: (text: unknown) => String(text)}) as (data: Record<string, unknown>) => string
@@ -51,8 +57,27 @@ export function planPrompts(config: Config, prompts: Record<string, PromptSettin
     }
 
     const render = (args: Record<string, string | undefined>, listed: ReadonlySet<CommandTool>) => template({args, command: (id: string) => commandPhrase(projection, listed, id, name), config})
-    return {argsSchema: argumentsSchema(settings), name, render, settings}
+    const unreachable = namedOutside(template, settings, projection, config)
+    if (unreachable) {
+      process.stderr.write(`[mcp] prompt "${name}" is not served: it names the command "${unreachable}", which this server does not expose (unknown, excluded, or outside --read-only).\n`)
+      return []
+    }
+
+    return [{argsSchema: argumentsSchema(settings), name, render, settings}]
   })
+}
+
+/** The first command a trial render of the template names that the projection does not expose, if any. */
+function namedOutside(template: (data: Record<string, unknown>) => string, settings: PromptSettings, projection: Projection, config: Config): string | undefined {
+  const args = Object.fromEntries((settings.arguments ?? []).map((argument) => [argument.name, argument.values?.[0] ?? '']))
+  let outside: string | undefined
+  try {
+    template({args, command: (id: string) => ((outside ??= findExecutable(projection, id) ? undefined : id), ''), config})
+  } catch {
+    // A template that fails on the trial values is judged when it is asked for, with real ones.
+  }
+
+  return outside
 }
 
 /** What a prompt's arguments accept: strings, or one of the declared values (offered by completion/complete). */
@@ -78,8 +103,12 @@ export function registerPrompts(server: McpServer, prompts: readonly PlannedProm
       try {
         text = prompt.render(args as Record<string, string | undefined>, listedOf(ctx))
       } catch (error) {
-        if (error instanceof UnreachableCommand) throw new ProtocolError(ProtocolErrorCode.InvalidParams, error.message)
-        throw new ProtocolError(ProtocolErrorCode.InternalError, `The prompt "${prompt.name}" could not be rendered: ${(error as Error).message}`)
+        // Named a command outside the boundary with these arguments: the answer for a prompt that does not exist (the
+        // SDK's own words), so nothing of the template or the command shows.
+        if (error instanceof UnreachableCommand) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Prompt ${prompt.name} not found`)
+        // ejs puts the template's lines around the place that failed into its message: only the failure itself is said.
+        const message = (error as Error).message.split('\n\n').at(-1)
+        throw new ProtocolError(ProtocolErrorCode.InternalError, `The prompt "${prompt.name}" could not be rendered: ${message}`)
       }
 
       return {...(settings.description ? {description: settings.description} : {}), messages: [{content: {text, type: 'text'}, role: 'user'}]}

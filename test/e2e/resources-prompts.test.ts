@@ -116,7 +116,13 @@ describe('the boundary', () => {
     await expect(client.readResource({uri: 'taskbox://commands/tasks:add'})).rejects.toThrow(/No command at/)
     const ids = await client.complete({argument: {name: 'id', value: 'tasks:'}, ref: {type: 'ref/resource', uri: 'taskbox://commands/{id}'}})
     expect(ids.completion.values).toEqual(['tasks:list', 'tasks:show'])
-    // The prompt names tasks:done and tasks:add, which this server does not expose: it says so instead of rendering.
-    await expect(client.getPrompt({arguments: {project: '/srv/app'}, name: 'plan-week'})).rejects.toThrow(/names the command "tasks:done", which this server does not expose/)
+    // The prompt names tasks:done and tasks:add, which this server does not expose: it is not served, and asking for
+    // it is answered exactly as for a prompt that does not exist (no template text, no command named).
+    // (taskbox has no other prompt, so this server offers none: no prompts capability, and prompts/list is not served.)
+    expect(await client.listPrompts().then((listed) => listed.prompts.map((p) => p.name), () => [])).not.toContain('plan-week')
+    const refused = await client.getPrompt({arguments: {project: '/srv/app'}, name: 'plan-week'}).catch((error: Error) => error.message)
+    const absent = await client.getPrompt({name: 'no-such-prompt'}).catch((error: Error) => error.message)
+    expect(refused).toBe(String(absent).replace('no-such-prompt', 'plan-week'))
+    expect(refused).not.toMatch(/tasks|list the open/)
   }, 60_000)
 })
