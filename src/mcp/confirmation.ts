@@ -1,7 +1,12 @@
-import {acceptedContent, inputRequired, inputResponse, type McpServer, type ProtocolEra, type ServerContext} from '@modelcontextprotocol/server'
+import {acceptedContent, createRequestStateCodec, inputRequired, inputResponse, type McpServer, type ProtocolEra, type RequestStateCodec, type ServerContext} from '@modelcontextprotocol/server'
+import {randomBytes} from 'node:crypto'
 import * as z from 'zod'
 
-import type {AskOutcome, Asking} from '../tools/execution/pipeline.js'
+import type {CallEnvironment} from '../tools/execution/call-environment.js'
+import type {AskOutcome, Asking, Question} from '../tools/execution/pipeline.js'
+
+import {canonicalJson, shortHash} from '../tools/catalog/fingerprint.js'
+import {principalOf} from './caller.js'
 
 const KEY = 'confirm'
 const answerSchema = z.object({confirm: z.boolean()})
@@ -11,6 +16,55 @@ const requestedSchema = {
   type: 'object' as const,
 }
 
+/** How long a 2026-07-28 question may wait for its answer. */
+const QUESTION_SECONDS = 600
+
+/**
+ * A 2026-07-28 question as the server seals it into the round's `requestState` (HMAC, the SDK's codec, bound to the
+ * person asking): the tool, a hash of the arguments, and a one-time id. An answer counts only when it comes back with
+ * the state of the question it answers, for the same call, once.
+ */
+interface SealedQuestion {
+  args: string
+  once: string
+  tool: string
+}
+
+/** The codec sealing questions with the call environment's key (made again when the key changes: a shared store's). */
+export class QuestionSeal {
+  private codec?: RequestStateCodec<SealedQuestion>
+  private key?: Uint8Array
+
+  constructor(private readonly env: Pick<CallEnvironment, 'questionKey' | 'spendAnswer'>) {}
+
+  /** The codec of the current key. */
+  current(): RequestStateCodec<SealedQuestion> {
+    const key = this.env.questionKey()
+    if (!this.codec || key !== this.key) {
+      this.key = key
+      this.codec = createRequestStateCodec<SealedQuestion>({bind: (ctx) => principalOf(ctx) ?? '', key, ttlSeconds: QUESTION_SECONDS})
+    }
+
+    return this.codec
+  }
+
+  /** What the server's requestState hook runs on every echoed state (a bad or expired one is refused by the SDK). */
+  readonly verify = (state: string, ctx: ServerContext): Promise<SealedQuestion> => this.current().verify(state, ctx)
+
+  /** Seals `question` for a round that asks it. */
+  seal(question: Question, ctx: ServerContext): Promise<string> {
+    return this.current().mint({args: argsHash(question.args), once: randomBytes(12).toString('base64url'), tool: question.tool}, ctx)
+  }
+
+  /** Whether the round's verified state is the seal of `question`, never answered before (it is spent now). */
+  async answers(sealed: SealedQuestion | undefined, question: Question): Promise<boolean> {
+    if (!sealed || sealed.tool !== question.tool || sealed.args !== argsHash(question.args)) return false
+    return this.env.spendAnswer(`question:${sealed.once}`, QUESTION_SECONDS * 1000)
+  }
+}
+
+const argsHash = (args: Record<string, unknown>) => shortHash(canonicalJson(args), 64)
+
 /** Why a stateless 2025-era HTTP request can never reach the person. */
 export const LEGACY_HTTP_CANNOT_ASK = 'a 2025-era client over stateless HTTP cannot be asked (the server has no way to send it a request)'
 
@@ -19,11 +73,11 @@ export const LEGACY_HTTP_CANNOT_ASK = 'a 2025-era client over stateless HTTP can
  * request (stdio only: over stateless HTTP the answer would reach another instance), by a 2026-07-28
  * `input_required` round, or not at all, with the reason.
  */
-export function askingFor(ctx: ServerContext, server: McpServer, era: ProtocolEra, overHttp: boolean): Asking {
+export function askingFor(ctx: ServerContext, server: McpServer, era: ProtocolEra, overHttp: boolean, seal: QuestionSeal): Asking {
   if (era === 'modern') {
     const envelope = ctx.mcpReq.envelope as {'io.modelcontextprotocol/clientCapabilities'?: {elicitation?: unknown}} | undefined
     if (!envelope?.['io.modelcontextprotocol/clientCapabilities']?.elicitation) return {cannot: 'this client did not declare that it can be asked (elicitation)'}
-    return {ask: async (message) => inputRound(ctx, message)}
+    return {ask: async (message, question) => inputRound(ctx, message, question, seal)}
   }
 
   if (overHttp) return {cannot: LEGACY_HTTP_CANNOT_ASK}
@@ -37,12 +91,19 @@ export function askingFor(ctx: ServerContext, server: McpServer, era: ProtocolEr
   }
 }
 
-/** A 2026-07-28 round: the first call answers input_required; the retry carries the person's answer. */
-function inputRound(ctx: ServerContext, message: string): AskOutcome {
+/**
+ * A 2026-07-28 round: the first call answers input_required with the question sealed in its requestState; the retry
+ * carries the person's answer and that state. An answer without the state of this very question (sent ahead of any
+ * question, or carried over from another call or another person, or used before) is not an answer: the question is
+ * asked again, and nothing runs until it is answered.
+ */
+async function inputRound(ctx: ServerContext, message: string, question: Question, seal: QuestionSeal): Promise<AskOutcome> {
+  const ask = async (): Promise<AskOutcome> => ({pending: inputRequired({inputRequests: {[KEY]: inputRequired.elicit({message, requestedSchema})}, requestState: await seal.seal(question, ctx)})})
   const view = inputResponse(ctx.mcpReq.inputResponses, KEY)
+  // A refusal needs no proof: nothing runs either way.
   if (view.kind === 'elicit' && view.action !== 'accept') return {answer: view.action === 'cancel' ? 'cancel' : 'decline'}
   const confirmed = acceptedContent(ctx.mcpReq.inputResponses, KEY, answerSchema)
-  if (confirmed) return {answer: confirmed.confirm === true ? 'accept' : 'decline'}
-  if (view.kind === 'elicit') return {answer: 'decline'}
-  return {pending: inputRequired({inputRequests: {[KEY]: inputRequired.elicit({message, requestedSchema})}})}
+  if (view.kind !== 'elicit' && !confirmed) return ask()
+  if (!(await seal.answers(ctx.mcpReq.requestState<SealedQuestion>(), question))) return ask()
+  return {answer: confirmed?.confirm === true ? 'accept' : 'decline'}
 }

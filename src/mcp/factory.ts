@@ -23,7 +23,7 @@ import {BUILTIN_LOADING, commandSearchHint, type MetaFacts, toolMeta} from '../t
 import {listingEntry} from '../tools/exposure/listing.js'
 import {firstLoaded} from '../tools/exposure/projection.js'
 import {principalOf} from './caller.js'
-import {askingFor} from './confirmation.js'
+import {askingFor, QuestionSeal} from './confirmation.js'
 import {registerPrompts} from './prompts.js'
 import {registerResources} from './resources.js'
 
@@ -85,6 +85,8 @@ interface Transport {
   named?: AgentHostId
   /** The server serves read-only commands only (see CallContext.readOnly). */
   readOnly: boolean
+  /** Seals the questions a 2026-07-28 confirmation asks, and checks the answers (confirmation.ts). */
+  seal: QuestionSeal
   /** The MCP-Protocol-Version header of an HTTP request (a stateless 2025 request has no handshake to read it from). */
   versionHeader?: string
 }
@@ -99,10 +101,10 @@ function clientOf(ctx: ServerContext, server: McpServer, era: ProtocolEra): {nam
   return era === 'modern' ? envelope?.[CLIENT_INFO_META_KEY] : server.server.getClientVersion()
 }
 
-function callContext(ctx: ServerContext, server: McpServer, {era, http, named, readOnly, versionHeader}: Transport): CallContext {
+function callContext(ctx: ServerContext, server: McpServer, {era, http, named, readOnly, seal, versionHeader}: Transport): CallContext {
   const client = clientOf(ctx, server, era)
   const base: CallContext = {
-    asking: askingFor(ctx, server, era, http),
+    asking: askingFor(ctx, server, era, http, seal),
     client: client ? {name: client.name, version: client.version} : undefined,
     era,
     host: agentHostOf(client?.name, named),
@@ -160,6 +162,7 @@ export function createServerFactory(plan: ServerPlan, options: {warnUnaskable?: 
   // One listing per host that asks (the entries' _meta differ), made on first use.
   const listings = new Map<string, Tool[]>()
   const listingFor = (host: AgentHost) => listings.get(host.id) ?? listings.set(host.id, listingOf(plan, host)).get(host.id)!
+  const seal = new QuestionSeal(plan.call)
   return (context, tools = 'all') => {
     const asked = context?.requestInfo && new URL(context.requestInfo.url).searchParams.get('client')
     const transport: Transport = {
@@ -167,12 +170,15 @@ export function createServerFactory(plan: ServerPlan, options: {warnUnaskable?: 
       http: context?.requestInfo !== undefined,
       named: isAgentHostId(asked) ? asked : plan.call.settings.agentHost,
       readOnly: plan.projection.readOnly,
+      seal,
       versionHeader: context?.requestInfo?.headers.get('mcp-protocol-version') ?? undefined,
     }
     const server = new McpServer(plan.info, {
       capabilities: {logging: {}, ...(plan.prompts.length > 0 ? {prompts: {listChanged: false}} : {}), resources: {listChanged: false}, tools: {listChanged: false}},
       instructions: plan.instructions.summary,
       maxToolInputElements: MAX_TOOL_INPUT_ELEMENTS,
+      // An echoed requestState is checked (HMAC, expiry, the person) before any handler runs; a forged one is refused.
+      requestState: {verify: seal.verify},
     })
     // The capabilities above are declared whatever is registered; a tools request reads no resource or prompt.
     const hostOf = (ctx: ServerContext) => agentHostOf(clientOf(ctx, server, transport.era)?.name, transport.named)

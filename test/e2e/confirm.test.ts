@@ -8,7 +8,7 @@ import {spawn} from 'node:child_process'
 import {existsSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 
-import {serveTaskbox} from '../helpers/serve.js'
+import {MODERN_META, post, serveTaskbox} from '../helpers/serve.js'
 import {connectTaskbox, type Era, ROOT, scratch, TASKBOX_BIN, taskboxEnv, textOf} from '../helpers/taskbox.js'
 import {runTaskbox} from '../helpers/run-cli.js'
 
@@ -145,6 +145,41 @@ describe('--confirm-destructive over HTTP', () => {
     expect(accepted.asked).toHaveLength(1)
     expect(accepted.ids).toEqual([2])
     expect(accepted.audit.ran).toBe(1)
+  })
+
+  it('2026-07-28: an answer counts only with the sealed state of its own question, for the same call, once', async () => {
+    const {dir, env, home} = project()
+    const served = await serveTaskbox({args: ['--confirm-destructive'], cwd: space.dir, env})
+    const accept = {confirm: {action: 'accept', content: {confirm: true}}}
+    let id = 0
+    const remove = (taskId: string, extra: Record<string, unknown> = {}) =>
+      post(served.url, {id: ++id, jsonrpc: '2.0', method: 'tools/call', params: {_meta: {...MODERN_META, 'io.modelcontextprotocol/clientCapabilities': {elicitation: {form: {}}}}, arguments: {cwd: dir, id: taskId}, name: 'tasks_remove', ...extra}}, {modern: true})
+    try {
+      // Answered ahead of any question: asked instead, nothing runs.
+      const ahead = await remove('1', {inputResponses: accept})
+      expect(ahead.json.result).toMatchObject({inputRequests: {confirm: expect.anything()}, resultType: 'input_required'})
+      expect(ids(dir)).toEqual([1, 2])
+      // The state of a question about task 2 does not answer a call removing task 1.
+      const other = (await remove('2')).json.result
+      const carried = await remove('1', {inputResponses: accept, requestState: other.requestState})
+      expect(carried.json.result).toMatchObject({resultType: 'input_required'})
+      expect(ids(dir)).toEqual([1, 2])
+      // A state tampered with is refused before anything runs.
+      const forged = await remove('1', {inputResponses: accept, requestState: `${String(other.requestState).slice(0, -4)}AAAA`})
+      expect(forged.json.error).toMatchObject({code: -32_602, message: 'Invalid or expired requestState'})
+      // Its own question's state with the answer: runs once.
+      const asked = (await remove('1')).json.result
+      const answered = await remove('1', {inputResponses: accept, requestState: asked.requestState})
+      expect(answered.json.result.isError).toBeFalsy()
+      expect(ids(dir)).toEqual([2])
+      // The same state and answer again (a replay): asked again, not run a second time.
+      writeFileSync(join(dir, '.taskbox.json'), JSON.stringify({name: 'p', nextId: 3, tasks: [1, 2].map((n) => ({done: false, id: n, priority: 3, tags: [], title: `t${n}`}))}))
+      const replayed = await remove('1', {inputResponses: accept, requestState: asked.requestState})
+      expect(replayed.json.result).toMatchObject({resultType: 'input_required'})
+      expect([ids(dir), audited(home).ran]).toEqual([[1, 2], 1])
+    } finally {
+      expect(await served.stop()).toBe(0)
+    }
   })
 
   it.each<Entry>(['typed', 'run_command'])('2025 era, %s: refused even for a client that declares elicitation (it cannot travel)', async (entry) => {

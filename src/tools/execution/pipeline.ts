@@ -27,7 +27,13 @@ export type CallAnswer = CallToolResult | InputRequiredResult
  * How this request can reach the person: a function that asks, or the reason it cannot (the transport has no way
  * to carry a request to the client, or the client did not declare that it can answer one).
  */
-export type Asking = {ask: (message: string) => Promise<AskOutcome>} | {cannot: string}
+export type Asking = {ask: (message: string, question: Question) => Promise<AskOutcome>} | {cannot: string}
+
+/** What a confirmation is asked about: an answer counts only for the same tool and the same arguments. */
+export interface Question {
+  args: Record<string, unknown>
+  tool: string
+}
 
 /** What a call brings besides its arguments: cancellation, progress, who is calling, and how to ask the person. */
 export interface CallContext {
@@ -118,7 +124,7 @@ async function confirmation(tool: CommandTool, args: Record<string, unknown>, en
   }
 
   const shown = JSON.stringify(shownArguments(tool, args, redact))
-  const outcome = await asking.ask(`Run "${tool.displayId}" with ${shown}? It is marked destructive.`)
+  const outcome = await asking.ask(`Run "${tool.displayId}" with ${shown}? It is marked destructive.`, {args, tool: tool.name})
   if ('pending' in outcome) return outcome
   if (outcome.answer === 'accept') return undefined
   const how = outcome.answer === 'cancel' ? 'cancelled' : 'declined'
