@@ -1,3 +1,4 @@
+import type {StateQuota} from '../tools/records/redis-state.js'
 import type {Command, Config} from '@oclif/core'
 
 import {realpathSync} from 'node:fs'
@@ -34,19 +35,21 @@ export interface PrepareOptions {
   remote?: boolean
   /** The shared state store (`mcp serve --state`). */
   state?: string
+  /** What that store may hold (`--state-quota`, `--state-quota-per-person`). */
+  stateQuota?: StateQuota
 }
 
 /**
  * Settings from the host's `oclif.mcp` section and the command's flags, then the plan. Throws ConfigError (naming
  * the bad key) when the author's settings are invalid.
  */
-export function prepareServer(config: Config, flags: ServerFlags, {background = true, remote = false, state}: PrepareOptions = {}): PreparedServer {
+export function prepareServer(config: Config, flags: ServerFlags, {background = true, remote = false, state, stateQuota}: PrepareOptions = {}): PreparedServer {
   const author = parseAuthorConfig((config.pjson.oclif as {mcp?: unknown}).mcp)
   // Directories by their real paths, resolved as a call's cwd is (workdir.ts: the native realpath, but on Windows,
   // where it would turn a mapped drive into the share behind it), so both sides of the comparison agree.
   const real = (dir: string) => (process.platform === 'win32' ? realpathSync(resolve(dir)) : realpathSync.native(resolve(dir)))
   const dirs = {'allow-cwd': flags['allow-cwd']?.map((dir) => real(dir)), cwd: flags.cwd && real(flags.cwd)}
-  const settings = {...resolveSettings(author, {...flags, ...dirs}, background, remote), state}
+  const settings = {...resolveSettings(author, {...flags, ...dirs}, background, remote), state, ...(stateQuota ? {stateQuota} : {})}
   const plan = buildServerPlan(config, settings)
   const {call} = plan
   return {

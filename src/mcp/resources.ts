@@ -7,7 +7,7 @@ import type {ServerPlan} from './plan.js'
 import {uriScheme} from '../host/facts.js'
 import {commandReference} from '../tools/builtins/describe-command.js'
 import {readDocText} from '../tools/builtins/docs-index.js'
-import {findExecutable} from '../tools/exposure/projection.js'
+import {findExecutable, visibleRun} from '../tools/exposure/projection.js'
 import {closeMatches} from '../tools/exposure/suggest.js'
 import {principalOf} from './caller.js'
 
@@ -92,7 +92,7 @@ export function registerResources(server: McpServer, plan: ServerPlan, hostOf: (
   server.registerResource('command-output', output, {description: 'The whole output of a command run whose result was cut, or of a job', mimeType: 'text/plain', title: 'Command output'}, async (href, variables, ctx) => {
     const kept = await outputs.find(String(variables.id), principalOf(ctx))
     const stream = String(variables.stream)
-    if (!kept || (stream !== 'stdout' && stream !== 'stderr')) {
+    if (!kept || (stream !== 'stdout' && stream !== 'stderr') || !visibleRun(plan.call.boundary, plan.projection.readOnly, kept.command)) {
       throw new ResourceNotFoundError(href.href, `No kept output at ${href.href}: it was never kept, has been evicted for newer ones, or belonged to a server process that has stopped.`)
     }
 

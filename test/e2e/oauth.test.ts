@@ -352,14 +352,18 @@ describe("mcp serve --auth-issuer: a person's read-only token and their writing 
     return client
   }
 
-  it('cannot follow or cancel a job of a writing command the same person started with the write scope', async () => {
+  it('cannot follow, cancel or read a job of a writing command the same person started with the write scope', async () => {
     const [writing, reading] = [await as('mcp:write'), await as('mcp:read')]
     const started = await writing.callTool({arguments: {seconds: 30}, name: 'slow'})
     const job = (started.structuredContent as {job: {id: string}}).job.id
-    for (const [name, args] of [['job_status', {job}], ['cancel_job', {job}]] as const) {
+    // Every path agrees: the job and its output are answered as ones that do not exist.
+    for (const [name, args] of [['job_status', {job}], ['cancel_job', {job}], ['read_output', {output: job}]] as const) {
       const answer = await reading.callTool({arguments: args, name})
-      expect([name, answer.isError, textOf(answer)]).toEqual([name, true, expect.stringMatching(/^No job/)])
+      expect([name, answer.isError, textOf(answer)]).toEqual([name, true, expect.stringMatching(/^No (job|output)/)])
     }
+
+    await expect(reading.readResource({uri: `faulty://output/${job}/stdout`})).rejects.toThrow(/No kept output/)
+    expect((await writing.callTool({arguments: {output: job}, name: 'read_output'})).isError).toBeFalsy()
 
     expect(textOf(await reading.callTool({arguments: {}, name: 'job_status'}))).toContain('No jobs in this server.')
     expect(textOf(await writing.callTool({arguments: {}, name: 'job_status'}))).toContain('1 jobs, 1 running')

@@ -5,6 +5,7 @@
 // through files.
 import {Client, StreamableHTTPClientTransport} from '@modelcontextprotocol/client'
 import {afterAll, beforeAll, describe, expect, it} from '@jest/globals'
+import {createClient} from '@redis/client'
 import {randomBytes} from 'node:crypto'
 import {join} from 'node:path'
 
@@ -37,8 +38,8 @@ const marker = (what: string) => {
   return tag
 }
 
-async function replica(name: string, url: string): Promise<Replica> {
-  const served = await serveTaskbox({args: ['--state', url, '--foreground', '2'], bin: FAULTY_BIN, cwd: space.dir, env: taskboxEnv(join(space.dir, `home-${name}`))})
+async function replica(name: string, url: string, extra: string[] = []): Promise<Replica> {
+  const served = await serveTaskbox({args: ['--state', url, '--foreground', '2', ...extra], bin: FAULTY_BIN, cwd: space.dir, env: taskboxEnv(join(space.dir, `home-${name}`))})
   const client = new Client({name: `replicas-test-${name}`, version: '1'}, {versionNegotiation: {mode: {pin: '2026-07-28'}}})
   await client.connect(new StreamableHTTPClientTransport(new URL(served.url)))
   return {
@@ -69,7 +70,7 @@ afterAll(async () => {
 
 describe('two replicas on one Redis', () => {
   it('say at start that they share their state through it', () => {
-    expect(a.served.stderr()).toContain(`State shared through ${redis.url}: idempotency records, jobs and kept outputs.`)
+    expect(a.served.stderr()).toContain(`State shared through ${redis.url}: idempotency records, jobs and kept outputs, at most 256 MiB in all and 64 MiB per person`)
   })
 
   it('a key claimed on one replica is replayed on the other, also while the first run is still going: one run', async () => {
@@ -145,6 +146,39 @@ describe('two replicas on one Redis', () => {
     expect(whole.startsWith('out line 0000001 ')).toBe(true)
     expect(whole.endsWith(`out line ${String(256 * 16).padStart(7, '0')} ${'.'.repeat(46)}\n`)).toBe(true)
   }, 60_000)
+})
+
+describe('the quota of the shared store', () => {
+  it("one caller's outputs stop being kept at the quota, Redis stops growing, and another replica's idempotent calls still run", async () => {
+    const used = async () => {
+      const raw = createClient({url: redis.url})
+      await raw.connect()
+      try {
+        return Number(/used_memory:(\d+)/.exec(await raw.info('memory'))![1])
+      } finally {
+        await raw.close()
+      }
+    }
+
+    const flooding = await replica('quota', redis.url, ['--state-quota', '3'])
+    try {
+      const before = await used()
+      // Each call's whole output (1 MiB) is kept for read_output: in this replica, and in Redis while the quota allows.
+      for (let i = 0; i < 12; i++) expect((await flooding.call('lines', {kib: 1024})).structuredContent!.output).toBeDefined()
+      expect((await used()) - before).toBeLessThan(4 * 1024 * 1024)
+      expect(flooding.served.stderr()).toMatch(/output \S+ is not kept in redis:\/\/\S+ \(its quota is reached\): only this replica can read it/)
+      // Past the quota an idempotent call still runs, on this replica and on another; its record is kept (with a note in
+      // place of a result too large for the quota), so a retry replays it.
+      for (const [who, at] of [['quota', flooding], ['b', b]] as const) {
+        const key = `key-${marker(`after-quota-${who}`)}`
+        const run = await at.call('echo', {first: `still served ${who}`, idempotencyKey: key})
+        expect([run.isError ?? false, allText(run)]).toEqual([false, expect.stringContaining(`still served ${who}`)])
+        expect((await at.call('echo', {first: `still served ${who}`, idempotencyKey: key})).isError ?? false).toBe(false)
+      }
+    } finally {
+      await flooding.close()
+    }
+  }, 120_000)
 })
 
 describe('when Redis goes away', () => {

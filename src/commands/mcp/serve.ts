@@ -11,6 +11,9 @@ import {ConfigError, parseAuthorConfig} from '../../settings/author-config.js'
 import {PROTOCOL_REVISIONS} from '../../mcp/plan.js'
 import {projectionFlags, serverFlags} from '../../settings/flags.js'
 import {resolveStateUrl, shownUrl} from '../../settings/state-url.js'
+import {DEFAULT_STATE_QUOTA} from '../../tools/records/redis-state.js'
+
+const MIB = 1024 * 1024
 
 export default class McpServe extends HostCommand {
   static summary = "Serve this CLI's commands as MCP tools over Streamable HTTP."
@@ -43,6 +46,8 @@ It listens on 127.0.0.1 only, unless --allow-remote is given together with authe
       description:
         'A Redis URL (redis://host:port[/db], rediss:// for TLS) where idempotency records, jobs and kept outputs are shared with other replicas (default: files and this process; a URL with a password goes in <BIN>_MCP_STATE).',
     }),
+    'state-quota': Flags.integer({description: `MiB the --state store may hold in all: kept outputs, finished jobs' results, idempotency results; past it they are kept without their output (default ${DEFAULT_STATE_QUOTA.totalBytes / MIB}).`, min: 1}),
+    'state-quota-per-person': Flags.integer({description: `MiB of that one person (an OAuth subject) may hold (default ${DEFAULT_STATE_QUOTA.perPersonBytes / MIB}).`, min: 1}),
     // Refused with an explanation: a token on the command line is readable by every local user.
     token: Flags.string({description: 'Not accepted: use --token-file or the <BIN>_MCP_TOKEN environment variable.', hidden: true}),
     'token-file': Flags.file({description: 'File holding the bearer token clients must send; only its owner may read it (default: the <BIN>_MCP_TOKEN environment variable).', exists: true}),
@@ -74,7 +79,11 @@ It listens on 127.0.0.1 only, unless --allow-remote is given together with authe
     const state = resolveStateUrl(flags.state, process.env[stateVariable], stateVariable)
     delete process.env[stateVariable]
     if ('error' in state) this.error(state.error, {exit: 2})
-    const prepared = prepareServerFor(this, flags, {remote: flags['allow-remote'], state: state.url})
+    const stateQuota = {
+      perPersonBytes: Math.min(flags['state-quota-per-person'] ?? DEFAULT_STATE_QUOTA.perPersonBytes / MIB, flags['state-quota'] ?? Infinity) * MIB,
+      totalBytes: (flags['state-quota'] ?? DEFAULT_STATE_QUOTA.totalBytes / MIB) * MIB,
+    }
+    const prepared = prepareServerFor(this, flags, {remote: flags['allow-remote'], state: state.url, stateQuota})
     await prepared.open().catch(async (error: Error) => {
       await prepared.dispose()
       this.error(error.message, {exit: 1})
@@ -104,7 +113,7 @@ It listens on 127.0.0.1 only, unless --allow-remote is given together with authe
               `Protected resource metadata: ${oauth.metadataUrl}`,
             ]
           : []),
-        ...(state.url ? [`State shared through ${shownUrl(state.url)}: idempotency records, jobs and kept outputs.`] : []),
+        ...(state.url ? [`State shared through ${shownUrl(state.url)}: idempotency records, jobs and kept outputs, at most ${stateQuota.totalBytes / MIB} MiB in all and ${stateQuota.perPersonBytes / MIB} MiB per person (give Redis room for that and its own overhead).`] : []),
         ...(confirmDestructive && !trustHostApproval
           ? [
               'Warning: --confirm-destructive over HTTP can ask only 2026-07-28 clients that declare elicitation. 2025-era clients (most hosts today) can never be asked here, so their destructive calls are refused; --trust-host-approval lets those hosts\' own approval decide instead.',

@@ -7,7 +7,7 @@ import type {Job, Lookup} from '../execution/jobs.js'
 import type {CallContext} from '../execution/pipeline.js'
 import {resultRoom} from '../execution/pipeline.js'
 import {errorResult} from '../execution/tool-result.js'
-import {findExecutable} from '../exposure/projection.js'
+import {visibleRun} from '../exposure/projection.js'
 import {type BuiltinTool, builtinTool, jsonResult} from './builtin-tool.js'
 
 /**
@@ -15,7 +15,7 @@ import {type BuiltinTool, builtinTool, jsonResult} from './builtin-tool.js'
  * read-only commands, as if the others did not exist; everyone else every job of theirs.
  */
 function followable(call: CallEnvironment, context: CallContext): (job: Job) => boolean {
-  return (job) => !context.readOnly || findExecutable(call.boundary, job.command)?.hints.readOnlyHint === true
+  return (job) => visibleRun(call.boundary, context.readOnly ?? false, job.command)
 }
 
 /** The job of `id` for this caller, or why there is none (another person's, or one it may not follow, is unknown). */

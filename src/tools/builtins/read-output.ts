@@ -3,6 +3,7 @@ import * as z from 'zod'
 import type {CallEnvironment} from '../execution/call-environment.js'
 
 import {resultRoom} from '../execution/pipeline.js'
+import {visibleRun} from '../exposure/projection.js'
 import {callText, readCall} from '../execution/result-budget.js'
 import {errorResult} from '../execution/tool-result.js'
 import {OUTPUT_STREAMS, type OutputStream} from '../records/state-store.js'
@@ -49,7 +50,8 @@ export function readOutputTool(call: CallEnvironment): BuiltinTool {
         }
       }
 
-      if (!output) {
+      // A run one may not see (a writing command's, for a request that may only read) is answered as one never kept.
+      if (!output || !visibleRun(call.boundary, context.readOnly ?? false, output.command)) {
         return {
           ...errorResult(`No output "${id}" is kept in this server: it was never kept here, has been evicted to make room for newer ones, or belonged to a server process that has since stopped.`),
           structuredContent: {code: 'UNKNOWN_OUTPUT', output: id},

@@ -1,5 +1,6 @@
 import type {Config} from '@oclif/core'
 
+import {randomBytes} from 'node:crypto'
 import {join} from 'node:path'
 
 import type {Settings} from '../../settings/settings.js'
@@ -40,6 +41,16 @@ export interface CallEnvironment {
   /** Commands that outlived their call (jobs.ts). */
   readonly jobs: JobTable
   readonly limiter: CommandLimiter
+  /**
+   * Answers to the person's confirmation that were used (their one-time ids): true the first time an id is spent,
+   * in this process or, with a shared store, on any replica.
+   */
+  spendAnswer(id: string, ms: number): Promise<boolean>
+  /**
+   * The key that seals the questions the server asks (confirmation.ts): random per process, or shared by every replica
+   * of a shared store once open() has run, so an answer may come back to any replica.
+   */
+  questionKey(): Uint8Array
   /** Connects to the shared state store, when there is one; throws StateError saying what is wrong. */
   open(): Promise<void>
   /** The resource URIs of a kept output's streams (resources/read answers them while the output is kept). */
@@ -74,7 +85,7 @@ export function createCallEnvironment(config: Config, settings: Settings, bounda
   }
   const workers = new WorkerPool({bin: binScript, env: childEnv(config, {}), root: config.root, size: settings.workers, warm})
   // With --state, what outlives a call is shared with the other replicas on the same store.
-  const shared = settings.state ? new RedisState(settings.state, `oclif-mcp:${config.bin}`) : undefined
+  const shared = settings.state ? new RedisState(settings.state, `oclif-mcp:${config.bin}`, settings.stateQuota) : undefined
   // Half of what is kept may be one person's (OAuth): the rest stays for the others' runs.
   const outputs = new OutputStore({maxChars: DEFAULT_KEPT_CHARS, perPersonChars: DEFAULT_KEPT_CHARS / 2}, shared)
   const jobs = new JobTable(outputs, shared && {replica: shared.replica, store: shared})
@@ -84,6 +95,8 @@ export function createCallEnvironment(config: Config, settings: Settings, bounda
     groups.killAll()
   }
   const scheme = uriScheme(config.bin)
+  let questionKey: Uint8Array = randomBytes(32)
+  const spent = new Map<string, number>()
 
   return {
     // In the CLI's data dir: the record of what was changed outlives caches.
@@ -105,6 +118,16 @@ export function createCallEnvironment(config: Config, settings: Settings, bounda
     limiter: new CommandLimiter(settings.maxConcurrency, settings.maxQueue),
     async open() {
       await shared?.connect()
+      if (shared) questionKey = await shared.sharedSecret('questions')
+    },
+    questionKey: () => questionKey,
+    async spendAnswer(id, ms) {
+      if (shared) return shared.consumeOnce(id, ms)
+      const now = Date.now()
+      for (const [old, until] of spent) if (until < now) spent.delete(old)
+      if (spent.has(id)) return false
+      spent.set(id, now + ms)
+      return true
     },
     outputs,
     outputLinks: (id) => ({stderr: `${scheme}://output/${id}/stderr`, stdout: `${scheme}://output/${id}/stdout`}),

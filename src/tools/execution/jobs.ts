@@ -3,7 +3,7 @@ import type {CallToolResult} from '@modelcontextprotocol/server'
 import type {KeptOutput, OutputStore} from '../records/output-store.js'
 import type {JobRecord, JobStatus, OutputStream, SharedRecords} from '../records/state-store.js'
 
-import {finishedOutput, newOutputId} from '../records/output-store.js'
+import {finishedOutput, newOutputId, shownSize} from '../records/output-store.js'
 
 // Commands that outlive their call. A call still running at its foreground budget answers with a job handle; the
 // command goes on in this server under its own time limit, and job_status, cancel_job and read_output follow it. The
@@ -159,6 +159,7 @@ export class JobTable {
     const {end, read, size, stop, ...facts} = start
     const id = newOutputId()
     const live: KeptOutput = {
+      command: start.command,
       commandLine: start.commandLine,
       id,
       live: true,
@@ -179,7 +180,7 @@ export class JobTable {
       job.end = {...rest, result}
       job.status = ended.cancelled ? 'cancelled' : whole.isError ? 'failed' : 'completed'
       job.watchers.clear()
-      this.outputs.keep(finishedOutput(id, start.commandLine, streams, start.principal, heldSize(result, streams)))
+      this.outputs.keep(finishedOutput(id, start.commandLine, streams, {command: start.command, held: heldSize(result, streams), principal: start.principal}))
       await mirrored?.finish(streams)
     })
     this.jobs.set(id, job)
@@ -239,7 +240,7 @@ export class JobTable {
       for (const stream of ['stdout', 'stderr'] as const) {
         const text = read(stream)
         if (text.length <= sent[stream]) continue
-        await shared.store.appendOutput(job.id, stream, text.slice(sent[stream]))
+        await shared.store.appendOutput(job.id, stream, text.slice(sent[stream]), job.principal)
         sent[stream] = text.length
       }
 
@@ -296,7 +297,7 @@ export class JobTable {
   private async remoteOutput(id: string, live: boolean): Promise<KeptOutput | undefined> {
     const found = await this.shared!.store.readOutput(id)
     if (!found) return undefined
-    return {...finishedOutput(id, found.commandLine, found.streams, found.principal), live}
+    return {...finishedOutput(id, found.commandLine, found.streams, found), live}
   }
 }
 
@@ -330,8 +331,7 @@ function heldSize(result: CallToolResult, streams: Record<OutputStream, string>)
 
 /** What a finished job answers once the output store has let its output and result go: its facts, and why. */
 function forgotten(job: Job, outputs: OutputStore): CallToolResult {
-  const mib = (chars: number) => `${Math.round(chars / 1024 / 1024)} MiB`
-  const text = `The output and result of job ${job.id} are no longer kept: this server keeps ${mib(outputs.maxChars)} of output in all${outputs.perPersonChars < outputs.maxChars ? ` and ${mib(outputs.perPersonChars)} of each person's` : ''}, and newer runs took their place. It ended with exit code ${job.end?.exitCode ?? 'none'}; run the command again to see its output.`
+  const text = `The output and result of job ${job.id} are no longer kept: this server keeps ${shownSize(outputs.maxChars)} of output in all${outputs.perPersonChars < outputs.maxChars ? ` and ${shownSize(outputs.perPersonChars)} of each person's` : ''}, and newer runs took their place. It ended with exit code ${job.end?.exitCode ?? 'none'}; run the command again to see its output.`
   return {content: [{text, type: 'text'}], isError: job.end?.result.isError ?? false, structuredContent: {message: text, outputForgotten: true}}
 }
 

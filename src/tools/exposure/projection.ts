@@ -224,6 +224,14 @@ export function project(registry: Registry, settings: Settings, reservedBytes = 
 }
 
 /** A command inside the capability boundary, by id (`apps:create` or `apps create`) or tool name. */
+/**
+ * Whether what a run left (a job, a kept output) may be seen by a request: one that may only read (--read-only, an
+ * OAuth read scope) sees only runs of read-only commands, as if the others did not exist; every other request all.
+ */
+export function visibleRun(boundary: Boundary, readOnly: boolean, command: string | undefined): boolean {
+  return !readOnly || (command !== undefined && findExecutable(boundary, command)?.hints.readOnlyHint === true)
+}
+
 export function findExecutable(projection: Boundary, name: string): CommandTool | undefined {
   const wanted = name.trim()
   const byId = projection.executable.get(wanted.replaceAll(/\s+/g, ':'))

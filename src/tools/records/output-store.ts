@@ -8,6 +8,8 @@ import type {OutputStream, SharedRecords} from './state-store.js'
 
 /** One run's output as the model may read it: terminal codes out, secrets redacted. */
 export interface KeptOutput {
+  /** The command it came from (its id as the boundary names it: a read-only request sees only read-only commands'). */
+  readonly command?: string
   /** The command line it came from, for listing. */
   readonly commandLine: string
   readonly id: string
@@ -23,17 +25,35 @@ export interface KeptOutput {
 /** Characters of output kept in all, by default (two streams of a run, and a finished job's result, count together). */
 export const DEFAULT_KEPT_CHARS = 64 * 1024 * 1024
 
+/** A size for a message: whole MiB, or KiB below one. */
+export function shownSize(units: number): string {
+  return units >= 1024 * 1024 ? `${Math.round(units / 1024 / 1024)} MiB` : `${Math.round(units / 1024)} KiB`
+}
+
 /** An id nobody can guess: 72 random bits, URL- and URI-safe. */
 export function newOutputId(): string {
   return randomBytes(9).toString('base64url')
 }
 
-/**
- * The output of a finished run, fixed. `held`: characters kept with it beside the streams (a finished job's own
- * result), which count towards the bounds as the streams do.
- */
-export function finishedOutput(id: string, commandLine: string, streams: Record<OutputStream, string>, principal?: string, held = 0): KeptOutput {
-  return {commandLine, id, live: false, ...(principal === undefined ? {} : {principal}), size: streams.stdout.length + streams.stderr.length + held, text: (stream) => streams[stream]}
+/** Whose run an output is, and of which command (see KeptOutput). */
+export interface OutputFacts {
+  command?: string
+  /** Characters kept with it beside the streams (a finished job's own result), which count towards the bounds. */
+  held?: number
+  principal?: string
+}
+
+/** The output of a finished run, fixed. */
+export function finishedOutput(id: string, commandLine: string, streams: Record<OutputStream, string>, {command, held = 0, principal}: OutputFacts = {}): KeptOutput {
+  return {
+    ...(command === undefined ? {} : {command}),
+    commandLine,
+    id,
+    live: false,
+    ...(principal === undefined ? {} : {principal}),
+    size: streams.stdout.length + streams.stderr.length + held,
+    text: (stream) => streams[stream],
+  }
 }
 
 /** How much the store keeps: in all, and of each person's (an OAuth subject's) runs. */
@@ -73,7 +93,7 @@ export class OutputStore {
     if (own || !this.shared) return own?.principal === principal ? own : undefined
     const found = await this.shared.readOutput(id)
     if (!found || found.principal !== principal) return undefined
-    return finishedOutput(id, found.commandLine, found.streams, found.principal)
+    return finishedOutput(id, found.commandLine, found.streams, found)
   }
 
   get(id: string): KeptOutput | undefined {
@@ -96,7 +116,10 @@ export class OutputStore {
     this.evict(output.principal)
     if (share && this.shared && !output.live && this.outputs.has(output.id)) {
       const streams = {stderr: output.text('stderr'), stdout: output.text('stdout')}
-      this.shared.keepOutput(output.id, output.commandLine, streams, output.principal).catch((error: unknown) => {
+      const {shown} = this.shared
+      this.shared.keepOutput(output.id, output.commandLine, streams, output.principal, output.command).then((kept) => {
+        if (!kept) process.stderr.write(`[mcp] output ${output.id} is not kept in ${shown} (its quota is reached): only this replica can read it.\n`)
+      }, (error: unknown) => {
         process.stderr.write(`[mcp] could not keep output ${output.id} in ${this.shared!.shown}: ${error instanceof Error ? error.message : String(error)}\n`)
       })
     }

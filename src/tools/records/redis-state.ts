@@ -10,6 +10,7 @@ import type {IdempotencyRecords, JobRecord, OutputStream, SharedRecords} from '.
 import {shownUrl} from '../../settings/state-url.js'
 import {canonicalJson, shortHash} from '../catalog/fingerprint.js'
 import {checkIdempotencyKey} from './idempotency-store.js'
+import {shownSize} from './output-store.js'
 
 // The Redis store: idempotency records, job status and job output, and kept outputs, shared by every `mcp serve`
 // replica that names the same Redis. A claim is a key set only if absent (SET NX), kept alive by a lease its
@@ -34,6 +35,35 @@ const COMMAND_TIMEOUT_MS = 5000
 
 /** Sets KEYS[1] to ARGV[2] (for ARGV[3] ms) only while it still holds ARGV[1]. */
 const REPLACE_IF_SAME = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3]) else return false end`
+/**
+ * The quota ledger: a sorted set of entries "<bytes>:<id>" scored by when they expire, and their sum, for one person
+ * (KEYS[1], KEYS[2]) and for everyone (KEYS[3], KEYS[4]). Entries past their time are taken off the sums first; then
+ * ARGV[3] bytes are reserved when the person stays within ARGV[4] and everyone within ARGV[5], and 'person' or 'total'
+ * is answered when one would pass its quota. ARGV: now, when the entry expires, bytes, the two quotas, the entry, how
+ * long the ledger itself is kept.
+ */
+const RESERVE = `
+local function settle(set, sum, now)
+  local gone = redis.call('ZRANGEBYSCORE', set, '-inf', now)
+  if #gone > 0 then
+    local freed = 0
+    for _, entry in ipairs(gone) do freed = freed + tonumber(string.match(entry, '^(%d+):')) end
+    redis.call('DECRBY', sum, freed)
+    redis.call('ZREMRANGEBYSCORE', set, '-inf', now)
+  end
+  return tonumber(redis.call('GET', sum) or '0')
+end
+local bytes = tonumber(ARGV[3])
+if settle(KEYS[1], KEYS[2], ARGV[1]) + bytes > tonumber(ARGV[4]) then return 'person' end
+if settle(KEYS[3], KEYS[4], ARGV[1]) + bytes > tonumber(ARGV[5]) then return 'total' end
+for i = 1, 3, 2 do
+  redis.call('ZADD', KEYS[i], ARGV[2], ARGV[6])
+  redis.call('INCRBY', KEYS[i + 1], bytes)
+  redis.call('PEXPIRE', KEYS[i], ARGV[7])
+  redis.call('PEXPIRE', KEYS[i + 1], ARGV[7])
+end
+return 'ok'`
+
 /** Deletes KEYS[1] only while it still holds ARGV[1]. */
 const DELETE_IF_SAME = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end`
 
@@ -43,17 +73,33 @@ type StoredRecord = Claim | Done
 
 const describe = (error: unknown) => (error instanceof Error ? error.message : String(error))
 
+/**
+ * What may be kept in the store: bytes of outputs, finished jobs' results and idempotency results in all, and of one
+ * person's (an OAuth subject's; calls without one, as without OAuth, count towards the total only). Past a quota,
+ * an output is not kept there, and a job's or idempotent call's result is kept without its output, saying so: a full
+ * store never refuses anyone's call.
+ */
+export interface StateQuota {
+  perPersonBytes: number
+  totalBytes: number
+}
+
+export const DEFAULT_STATE_QUOTA: StateQuota = {perPersonBytes: 64 * 1024 * 1024, totalBytes: 256 * 1024 * 1024}
+
+/** The longest an entry of the ledger lives: an idempotency record's time, with room to spare. */
+const LEDGER_MS = RECORD_MS + KEPT_MS
+
 /** One connection to Redis and the records kept in it, under `prefix`. */
-/** What an output's meta key holds: its command line, and whose run it was. */
-function outputMeta(commandLine: string, principal: string | undefined): string {
-  return JSON.stringify(principal === undefined ? {commandLine} : {commandLine, principal})
+/** What an output's meta key holds: its command line, whose run it was, and of which command. */
+function outputMeta(commandLine: string, principal: string | undefined, command: string | undefined): string {
+  return JSON.stringify({command, commandLine, principal})
 }
 
 /** An output's meta key read back; a replica of an earlier version wrote the command line alone. */
-function readOutputMeta(meta: string): {commandLine: string; principal?: string} {
+function readOutputMeta(meta: string): {command?: string; commandLine: string; principal?: string} {
   if (!meta.startsWith('{')) return {commandLine: meta}
   try {
-    return JSON.parse(meta) as {commandLine: string; principal?: string}
+    return JSON.parse(meta) as {command?: string; commandLine: string; principal?: string}
   } catch {
     return {commandLine: meta}
   }
@@ -66,15 +112,28 @@ export class RedisState implements IdempotencyRecords, SharedRecords {
   private client?: RedisClientType
   private readonly inflight = new Map<string, Promise<void>>()
 
+  /** Running jobs of this replica whose output stopped being mirrored: a quota was reached. */
+  private readonly unmirrored = new Set<string>()
+
   constructor(
     private readonly url: string,
     private readonly prefix: string,
+    readonly quota: StateQuota = DEFAULT_STATE_QUOTA,
   ) {
     this.shown = shownUrl(url)
   }
 
-  async appendOutput(id: string, stream: OutputStream, text: string): Promise<void> {
+  /** Appends to a running job's stream, within the quotas; past one, the job's output is no longer mirrored. */
+  async appendOutput(id: string, stream: OutputStream, text: string, principal?: string): Promise<void> {
+    if (this.unmirrored.has(id)) return
     const key = this.key('out', id, stream)
+    const bytes = Buffer.byteLength(text)
+    // Reserved for as long as the key lives after this append; the whole streams are reserved again when the job ends.
+    if ((await this.reserve(id, bytes, KEPT_MS + LEASE_MS * 4, principal)) !== 'ok') {
+      this.unmirrored.add(id)
+      return
+    }
+
     await this.cmd((redis) => redis.multi().append(key, text).pExpire(key, KEPT_MS + LEASE_MS * 4).exec())
   }
 
@@ -125,28 +184,60 @@ export class RedisState implements IdempotencyRecords, SharedRecords {
     }
   }
 
+  /**
+   * The job's end and its whole streams, within the quotas; past one, its record is kept with a result that says its
+   * output was not kept, and the output is not there to read.
+   */
   async finishJob(record: JobRecord, streams: Record<OutputStream, string>): Promise<void> {
+    this.unmirrored.delete(record.id)
+    const expiration = {expiration: {type: 'PX' as const, value: KEPT_MS}}
+    const bytes = Buffer.byteLength(streams.stdout) + Buffer.byteLength(streams.stderr) + Buffer.byteLength(JSON.stringify(record))
+    const room = await this.reserve(record.id, bytes, KEPT_MS, record.principal)
+    if (room !== 'ok' && record.end) {
+      const message = `The output and result of job ${record.id} were not kept in the shared state store: ${this.full(room)}. It ended with exit code ${record.end.exitCode ?? 'none'}.`
+      const end = {...record.end, result: {content: [{text: message, type: 'text' as const}], isError: record.end.result.isError ?? false, structuredContent: {message, outputForgotten: true}}}
+      await this.cmd((redis) =>
+        redis
+          .multi()
+          .set(this.key('job', record.id), JSON.stringify({...record, end}), expiration)
+          .del([this.key('out', record.id, 'stdout'), this.key('out', record.id, 'stderr'), this.key('out', record.id, 'meta'), this.key('job-lease', record.id)])
+          .exec(),
+      )
+      return
+    }
+
     await this.cmd((redis) =>
       redis
         .multi()
-        .set(this.key('job', record.id), JSON.stringify(record), {expiration: {type: 'PX', value: KEPT_MS}})
-        .set(this.key('out', record.id, 'stdout'), streams.stdout, {expiration: {type: 'PX', value: KEPT_MS}})
-        .set(this.key('out', record.id, 'stderr'), streams.stderr, {expiration: {type: 'PX', value: KEPT_MS}})
-        .set(this.key('out', record.id, 'meta'), outputMeta(record.commandLine, record.principal), {expiration: {type: 'PX', value: KEPT_MS}})
+        .set(this.key('job', record.id), JSON.stringify(record), expiration)
+        .set(this.key('out', record.id, 'stdout'), streams.stdout, expiration)
+        .set(this.key('out', record.id, 'stderr'), streams.stderr, expiration)
+        .set(this.key('out', record.id, 'meta'), outputMeta(record.commandLine, record.principal, record.command), expiration)
         .del(this.key('job-lease', record.id))
         .exec(),
     )
   }
 
-  async keepOutput(id: string, commandLine: string, streams: Record<OutputStream, string>, principal?: string): Promise<void> {
+  /** Keeps a cut result's whole output, within the quotas; answers whether it was kept (past a quota, it is not). */
+  async keepOutput(id: string, commandLine: string, streams: Record<OutputStream, string>, principal?: string, command?: string): Promise<boolean> {
+    const meta = outputMeta(commandLine, principal, command)
+    const bytes = Buffer.byteLength(streams.stdout) + Buffer.byteLength(streams.stderr) + Buffer.byteLength(meta)
+    if ((await this.reserve(id, bytes, KEPT_MS, principal)) !== 'ok') return false
+    const expiration = {expiration: {type: 'PX' as const, value: KEPT_MS}}
     await this.cmd((redis) =>
       redis
         .multi()
-        .set(this.key('out', id, 'stdout'), streams.stdout, {expiration: {type: 'PX', value: KEPT_MS}})
-        .set(this.key('out', id, 'stderr'), streams.stderr, {expiration: {type: 'PX', value: KEPT_MS}})
-        .set(this.key('out', id, 'meta'), outputMeta(commandLine, principal), {expiration: {type: 'PX', value: KEPT_MS}})
+        .set(this.key('out', id, 'stdout'), streams.stdout, expiration)
+        .set(this.key('out', id, 'stderr'), streams.stderr, expiration)
+        .set(this.key('out', id, 'meta'), meta, expiration)
         .exec(),
     )
+    return true
+  }
+
+  /** True the first time `id` is given (within `ms`), on any replica: a one-time answer is spent by its first use. */
+  async consumeOnce(id: string, ms: number): Promise<boolean> {
+    return (await this.cmd((redis) => redis.set(this.key('spent', id), this.replica, {condition: 'NX', expiration: {type: 'PX', value: ms}}))) === 'OK'
   }
 
   async ownJob(record: JobRecord): Promise<void> {
@@ -155,10 +246,22 @@ export class RedisState implements IdempotencyRecords, SharedRecords {
       redis
         .multi()
         .set(this.key('job', record.id), JSON.stringify(record), expiration)
-        .set(this.key('out', record.id, 'meta'), outputMeta(record.commandLine, record.principal), expiration)
+        .set(this.key('out', record.id, 'meta'), outputMeta(record.commandLine, record.principal, record.command), expiration)
         .set(this.key('job-lease', record.id), this.replica, {expiration: {type: 'PX', value: LEASE_MS}})
         .exec(),
     )
+  }
+
+  /**
+   * A random secret every replica on this store shares (`name`: what it is for): the first replica to ask makes it,
+   * the others read it. Anyone who can read this Redis can read it (see SECURITY.md on who may reach the store).
+   */
+  async sharedSecret(name: string): Promise<Buffer> {
+    const key = this.key('secret', name)
+    await this.cmd((redis) => redis.set(key, randomBytes(32).toString('base64'), {condition: 'NX'}))
+    const value = await this.cmd((redis) => redis.get(key))
+    if (!value) throw new StateError(`The state store ${this.shown} lost the shared secret ${name}.`)
+    return Buffer.from(value, 'base64')
   }
 
   async readJob(id: string): Promise<undefined | {alive: boolean; record: JobRecord}> {
@@ -168,11 +271,11 @@ export class RedisState implements IdempotencyRecords, SharedRecords {
     return {alive: record.status !== 'working' || lease !== null, record}
   }
 
-  async readOutput(id: string): Promise<undefined | {commandLine: string; principal?: string; streams: Record<OutputStream, string>}> {
+  async readOutput(id: string): Promise<undefined | {command?: string; commandLine: string; principal?: string; streams: Record<OutputStream, string>}> {
     const [meta, stdout, stderr] = await this.cmd((redis) => redis.mGet([this.key('out', id, 'meta'), this.key('out', id, 'stdout'), this.key('out', id, 'stderr')]))
     if (meta === null) return undefined
-    const {commandLine, principal} = readOutputMeta(meta)
-    return {commandLine, ...(principal === undefined ? {} : {principal}), streams: {stderr: stderr ?? '', stdout: stdout ?? ''}}
+    const {command, commandLine, principal} = readOutputMeta(meta)
+    return {...(command === undefined ? {} : {command}), commandLine, ...(principal === undefined ? {} : {principal}), streams: {stderr: stderr ?? '', stdout: stdout ?? ''}}
   }
 
   async requestCancel(id: string): Promise<void> {
@@ -191,7 +294,7 @@ export class RedisState implements IdempotencyRecords, SharedRecords {
     const argsHash = shortHash(canonicalJson(args), 64)
     // Calls with the same key in this replica queue behind the one in flight instead of polling Redis.
     for (let busy = this.inflight.get(id); busy; busy = this.inflight.get(id)) await busy
-    const job = this.settle(id, tool, argsHash, execute)
+    const job = this.settle(id, tool, argsHash, execute, principal)
     const settled = job.then(() => {}, () => {})
     this.inflight.set(id, settled)
     try {
@@ -201,7 +304,7 @@ export class RedisState implements IdempotencyRecords, SharedRecords {
     }
   }
 
-  private async execute(id: string, claimText: string, claim: Claim, execute: () => Promise<Execution>): Promise<IdempotentOutcome> {
+  private async execute(id: string, claimText: string, claim: Claim, execute: () => Promise<Execution>, principal?: string): Promise<IdempotentOutcome> {
     const record = this.key('idem', id)
     const lease = this.key('idem-lease', id, this.replica)
     const renew = setInterval(() => {
@@ -225,8 +328,15 @@ export class RedisState implements IdempotencyRecords, SharedRecords {
       return released ? {result, status: 'not-run', storageError: released} : {result, status: 'not-run'}
     }
 
-    const done: Done = {argsHash: claim.argsHash, recordedAt: Date.now(), result, startedAt: claim.startedAt, state: 'done', tool: claim.tool}
+    let done: Done = {argsHash: claim.argsHash, recordedAt: Date.now(), result, startedAt: claim.startedAt, state: 'done', tool: claim.tool}
     try {
+      // Past a quota the record is still kept (a retry must never run the command again), its result cut to a note.
+      const room = await this.reserve(`idem-${id}`, Buffer.byteLength(JSON.stringify(done)), RECORD_MS, principal)
+      if (room !== 'ok') {
+        const message = `This call ran (${claim.tool}, exit code ${String((result.structuredContent as undefined | {exitCode?: unknown})?.exitCode ?? 'unknown')}), but its result was not kept for retries: ${this.full(room)}.`
+        done = {...done, result: {content: [{text: message, type: 'text'}], isError: result.isError ?? false, structuredContent: {message, outputForgotten: true}}}
+      }
+
       if (!(await this.replaceIfSame(record, claimText, JSON.stringify(done)))) throw new Error('the claim was no longer this replica’s')
       await this.cmd((redis) => redis.del(lease)).catch(() => {})
     } catch (error) {
@@ -235,6 +345,13 @@ export class RedisState implements IdempotencyRecords, SharedRecords {
     }
 
     return {result, status: 'executed'}
+  }
+
+  /** Which quota a reservation would pass, said for a message. */
+  private full(which: 'person' | 'total'): string {
+    return which === 'person'
+      ? `this person's share of it (${shownSize(this.quota.perPersonBytes)}) is full until their kept outputs expire (an hour after they were made)`
+      : `it holds its quota (${shownSize(this.quota.totalBytes)}) until kept outputs expire (an hour after they were made)`
   }
 
   private key(kind: string, id: string, part?: string): string {
@@ -261,11 +378,26 @@ export class RedisState implements IdempotencyRecords, SharedRecords {
     }
   }
 
+  /** Reserves `bytes` for `ms` under the person's quota and the total (RESERVE): 'ok', or the quota it would pass. */
+  private async reserve(id: string, bytes: number, ms: number, principal?: string): Promise<'ok' | 'person' | 'total'> {
+    const now = Date.now()
+    const person = principal === undefined ? undefined : shortHash(principal, 32)
+    // Calls without a person count towards the total only: their own ledger is checked against the total quota.
+    const [personSet, personSum] = person === undefined ? [this.key('quota', 'anyone', 'set'), this.key('quota', 'anyone', 'sum')] : [this.key('quota', person, 'set'), this.key('quota', person, 'sum')]
+    const answer = await this.cmd((redis) =>
+      redis.eval(RESERVE, {
+        arguments: [String(now), String(now + ms), String(bytes), String(person === undefined ? this.quota.totalBytes : this.quota.perPersonBytes), String(this.quota.totalBytes), `${bytes}:${id}:${randomBytes(4).toString('hex')}`, String(LEDGER_MS)],
+        keys: [personSet, personSum, this.key('quota', 'all', 'set'), this.key('quota', 'all', 'sum')],
+      }),
+    )
+    return answer as 'ok' | 'person' | 'total'
+  }
+
   private async replaceIfSame(key: string, expected: string, next: string): Promise<boolean> {
     return (await this.cmd((redis) => redis.eval(REPLACE_IF_SAME, {arguments: [expected, next, String(RECORD_MS)], keys: [key]}))) !== null
   }
 
-  private async settle(id: string, tool: string, argsHash: string, execute: () => Promise<Execution>): Promise<IdempotentOutcome> {
+  private async settle(id: string, tool: string, argsHash: string, execute: () => Promise<Execution>, principal?: string): Promise<IdempotentOutcome> {
     const unavailable = (error: unknown): IdempotentOutcome => ({
       message: `The idempotency store ${this.shown} could not be used, so the command was not run (${describe(error)}). Retry later, or without idempotencyKey to run it unprotected.`,
       reason: 'unavailable',
@@ -284,7 +416,7 @@ export class RedisState implements IdempotencyRecords, SharedRecords {
         // The lease first: a claim is never seen without its lease while its replica lives.
         await this.cmd((redis) => redis.set(lease(this.replica), claimText, {expiration: {type: 'PX', value: LEASE_MS}}))
         if ((await this.cmd((redis) => redis.set(record, claimText, {condition: 'NX', expiration: {type: 'PX', value: RECORD_MS}}))) === 'OK') {
-          return this.execute(id, claimText, claim, execute)
+          return this.execute(id, claimText, claim, execute, principal)
         }
 
         await this.cmd((redis) => redis.del(lease(this.replica)))

@@ -38,20 +38,20 @@ export interface JobRecord {
 
 /** Jobs and kept outputs shared between replicas; every method may throw when the store cannot be reached. */
 export interface SharedRecords {
-  /** Adds text written to a running job's stream (complete lines). */
-  appendOutput(id: string, stream: OutputStream, text: string): Promise<void>
+  /** Adds text written to a running job's stream (complete lines), within the store's quotas for `principal`. */
+  appendOutput(id: string, stream: OutputStream, text: string, principal?: string): Promise<void>
   /** Whether some replica asked for the job to be cancelled. */
   cancelRequested(id: string): Promise<boolean>
   /** The job has ended: its record with the end, and its whole streams. */
   finishJob(record: JobRecord, streams: Record<OutputStream, string>): Promise<void>
-  /** Keeps a cut result's whole output (and whose it is). */
-  keepOutput(id: string, commandLine: string, streams: Record<OutputStream, string>, principal?: string): Promise<void>
+  /** Keeps a cut result's whole output (and whose it is), within the store's quotas; answers whether it was kept. */
+  keepOutput(id: string, commandLine: string, streams: Record<OutputStream, string>, principal?: string, command?: string): Promise<boolean>
   /** Says the replica running the job is alive (a job whose owner stopped saying so has lost its process). */
   ownJob(record: JobRecord): Promise<void>
   /** A job's record, and whether the replica running it is alive. */
   readJob(id: string): Promise<undefined | {alive: boolean; record: JobRecord}>
   /** A kept output (a cut result's, or a job's). */
-  readOutput(id: string): Promise<undefined | {commandLine: string; principal?: string; streams: Record<OutputStream, string>}>
+  readOutput(id: string): Promise<undefined | {command?: string; commandLine: string; principal?: string; streams: Record<OutputStream, string>}>
   requestCancel(id: string): Promise<void>
   /** What the store is, for messages (a URL without its password). */
   readonly shown: string

@@ -142,7 +142,7 @@ describe('JobTable', () => {
     const first = jobView(eve[0].job, {stderr: 0, stdout: 0}, 10_000, outputs.get(eve[0].job.id))
     expect(first.isError).toBe(true)
     expect(first.structuredContent).toMatchObject({job: {exitCode: 3, id: eve[0].job.id, status: 'failed'}, outputForgotten: true})
-    expect((first.content[0] as {text: string}).text).toMatch(/no longer kept: this server keeps 0 MiB of output in all and 0 MiB of each person's/)
+    expect((first.content[0] as {text: string}).text).toMatch(/no longer kept: this server keeps 20 KiB of output in all and 10 KiB of each person's/)
     // Bob's job, older than all of them, still has its result.
     const view = jobView(bob.job, {stderr: 0, stdout: 0}, 10_000, outputs.get(bob.job.id))
     expect(view.structuredContent).toMatchObject({job: {status: 'completed'}, stdout: 'bob was here\n'})

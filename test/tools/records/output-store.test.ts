@@ -2,7 +2,7 @@ import {describe, expect, it} from '@jest/globals'
 
 import {finishedOutput, type KeptOutput, newOutputId, OutputStore} from '../../../src/tools/records/output-store.js'
 
-const output = (id: string, chars: number, principal?: string) => finishedOutput(id, `cli ${id}`, {stderr: '', stdout: 'x'.repeat(chars)}, principal)
+const output = (id: string, chars: number, principal?: string) => finishedOutput(id, `cli ${id}`, {stderr: '', stdout: 'x'.repeat(chars)}, {principal})
 
 describe('OutputStore', () => {
   it('keeps outputs until the total would pass its limit, then drops the oldest first', () => {

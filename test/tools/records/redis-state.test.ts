@@ -5,7 +5,7 @@ import {createClient} from '@redis/client'
 
 import type {Execution} from '../../../src/tools/records/idempotency-store.js'
 
-import {RedisState} from '../../../src/tools/records/redis-state.js'
+import {RedisState, type StateQuota} from '../../../src/tools/records/redis-state.js'
 import {command, resultOf, textResult} from '../../helpers/idempotency-store.js'
 import {type RedisServer, startRedis} from '../../helpers/redis.js'
 
@@ -13,8 +13,8 @@ let redis: RedisServer
 const stores: RedisState[] = []
 let n = 0
 
-async function store(prefix = 'test'): Promise<RedisState> {
-  const opened = new RedisState(redis.url, prefix)
+async function store(prefix = 'test', quota?: StateQuota): Promise<RedisState> {
+  const opened = new RedisState(redis.url, prefix, quota)
   await opened.connect()
   stores.push(opened)
   return opened
@@ -88,5 +88,73 @@ describe('RedisState as the idempotency store', () => {
   it('refuses to start with a Redis that is not there, saying where it looked', async () => {
     const nowhere = new RedisState('redis://127.0.0.1:1', 'test')
     await expect(nowhere.connect()).rejects.toThrow(/^Cannot use the state store redis:\/\/127\.0\.0\.1:1: .*ECONNREFUSED/)
+  })
+})
+
+describe('RedisState quotas', () => {
+  const streams = (bytes: number) => ({stderr: '', stdout: 'x'.repeat(bytes)})
+  const job = (id: string, principal?: string) => ({
+    command: 'build',
+    commandLine: 'cli build',
+    cwd: '/w',
+    end: {cancelled: false, durationMs: 5, exitCode: 0, result: textResult('built')},
+    id,
+    owner: 'r',
+    ...(principal === undefined ? {} : {principal}),
+    startedAt: Date.now(),
+    status: 'completed' as const,
+    timeoutMs: 60_000,
+  })
+
+  it("keeps one person's outputs within their share, and nobody else's calls are refused for it", async () => {
+    const a = await store('quota-person', {perPersonBytes: 10_000, totalBytes: 100_000})
+    expect(await a.keepOutput('eve-1', 'cli logs', streams(6000), 'eve')).toBe(true)
+    // Eve's share is full: her next output is not kept, and said so; bob's is.
+    expect(await a.keepOutput('eve-2', 'cli logs', streams(6000), 'eve')).toBe(false)
+    expect(await a.readOutput('eve-2')).toBeUndefined()
+    expect(await a.keepOutput('bob-1', 'cli logs', streams(6000), 'bob')).toBe(true)
+    // A job of eve's ends past her share: its record is kept, with a result that says the output was not.
+    await a.finishJob(job('eve-job', 'eve'), streams(6000))
+    expect((await a.readJob('eve-job'))?.record.end?.result.structuredContent).toMatchObject({message: expect.stringMatching(/not kept in the shared state store: this person's share of it \(10 KiB\) is full/), outputForgotten: true})
+    expect(await a.readOutput('eve-job')).toBeUndefined()
+    // An idempotent call of eve's still runs, once; its record keeps a note in place of the result, and a retry
+    // gets that note, not a second run.
+    const big = {ran: true, result: {content: [{text: 'y'.repeat(20_000), type: 'text' as const}], structuredContent: {exitCode: 0}}}
+    let runs = 0
+    const execute = async () => {
+      runs++
+      return big
+    }
+
+    expect(await a.run('deploy', 'k-eve', {}, execute, 'eve')).toMatchObject({result: big.result, status: 'executed'})
+    const replay = await a.run('deploy', 'k-eve', {}, execute, 'eve')
+    expect([runs, replay.status]).toEqual([1, 'replayed'])
+    expect('result' in replay && replay.result.structuredContent).toMatchObject({message: expect.stringContaining('This call ran (deploy, exit code 0), but its result was not kept for retries'), outputForgotten: true})
+    // Bob's idempotent calls run and replay whole.
+    const bobRun = command('bob deployed')
+    expect((await a.run('deploy', 'k-bob', {}, bobRun.execute, 'bob')).status).toBe('executed')
+    expect(resultOf(await a.run('deploy', 'k-bob', {}, bobRun.execute, 'bob'))).toEqual(textResult('bob deployed'))
+  })
+
+  it('keeps everyone within the total, calls without a person too, and frees what expired', async () => {
+    const a = await store('quota-total', {perPersonBytes: 10_000, totalBytes: 25_000})
+    expect(await a.keepOutput('p1', 'cli logs', streams(9000), 'p1')).toBe(true)
+    expect(await a.keepOutput('p2', 'cli logs', streams(9000), 'p2')).toBe(true)
+    expect(await a.keepOutput('p3', 'cli logs', streams(9000), 'p3')).toBe(false)
+    expect(await a.keepOutput('anyone-1', 'cli logs', streams(9000))).toBe(false)
+    expect(await a.keepOutput('anyone-2', 'cli logs', streams(5000))).toBe(true)
+    // Entries whose time has passed come off the sums: their scores are moved into the past here.
+    const raw = createClient({url: redis.url})
+    await raw.connect()
+    try {
+      for (const set of await raw.keys('quota-total:quota:*:set')) {
+        for (const entry of await raw.zRange(set, 0, -1)) await raw.zAdd(set, {score: 1, value: entry})
+      }
+    } finally {
+      await raw.close()
+    }
+
+    expect(await a.keepOutput('p3', 'cli logs', streams(9000), 'p3')).toBe(true)
+    expect(await a.keepOutput('p1-again', 'cli logs', streams(9000), 'p1')).toBe(true)
   })
 })
