@@ -9,10 +9,11 @@ import {
   type OAuthTokenVerifier,
   verifyBearerToken,
 } from '@modelcontextprotocol/server'
-import {createRemoteJWKSet, errors, type JWTPayload, jwtVerify} from 'jose'
+import {errors, type JWTPayload, jwtVerify} from 'jose'
 
 import {type AuthSettings, SCOPE_NAME, TOKEN_ALGORITHMS} from '../../settings/author-config.js'
 import {isLoopbackHost} from './guards.js'
+import {cappedText, IssuerDocumentError, issuerKeys} from './issuer-keys.js'
 
 // `mcp serve` as an OAuth 2.1 resource server: bearer tokens are JWTs of one issuer, checked against the issuer's
 // published keys (JWKS), for this server (audience, RFC 8707), unexpired, signed with a public-key algorithm; the
@@ -108,7 +109,8 @@ export async function discoverIssuer(issuer: string, timeoutMs = 10_000): Promis
         continue
       }
 
-      body = await response.json()
+      // Bounded: an issuer's document is read up to MAX_ISSUER_DOCUMENT_BYTES, then refused.
+      body = JSON.parse(await cappedText(response))
     } catch (error) {
       tried.push(`${url}: ${(error as Error).cause instanceof Error ? ((error as Error).cause as Error).message : (error as Error).message}`)
       continue
@@ -153,7 +155,7 @@ function refusal(error: unknown, options: OAuthOptions): OAuthError {
   if (error instanceof errors.JWSSignatureVerificationFailed) return new OAuthError(OAuthErrorCode.InvalidToken, 'Token signature is not valid')
   // The keys could not be fetched or read (a timeout, an HTTP error or a body that is not a key set: jose throws its
   // base error or JWKSInvalid for those), or something else failed: the server's trouble, not the token's.
-  if (error instanceof errors.JWKSTimeout || error instanceof errors.JWKSInvalid || !(error instanceof errors.JOSEError) || error.constructor === errors.JOSEError) {
+  if (error instanceof IssuerDocumentError || error instanceof errors.JWKSTimeout || error instanceof errors.JWKSInvalid || !(error instanceof errors.JOSEError) || error.constructor === errors.JOSEError) {
     // The issuer's keys could not be read: the server's trouble, not the token's.
     process.stderr.write(`[mcp] cannot check a token against the issuer's keys: ${(error as Error).message}\n`)
     return new OAuthError(OAuthErrorCode.ServerError, "The issuer's keys cannot be read")
@@ -162,15 +164,11 @@ function refusal(error: unknown, options: OAuthOptions): OAuthError {
   return new OAuthError(OAuthErrorCode.InvalidToken, 'Token is not a valid signed JWT')
 }
 
-/**
- * How often, at most, the issuer's keys are fetched again for a token naming a key not seen yet: a rotated key is
- * taken up within this time, and tokens with made-up key ids cost the issuer at most one request per period.
- */
-export const KEYS_COOLDOWN_MS = 10_000
+export {KEYS_COOLDOWN_MS} from './issuer-keys.js'
 
-/** Checks access tokens as JWTs against the issuer's keys (fetched again for a key not seen yet, see KEYS_COOLDOWN_MS). */
+/** Checks access tokens as JWTs against the issuer's keys (issuer-keys.ts: bounded, fetched at most every KEYS_COOLDOWN_MS). */
 export function jwtVerifier(options: OAuthOptions, jwksUri: URL): OAuthTokenVerifier {
-  const keys = createRemoteJWKSet(jwksUri, {cacheMaxAge: 10 * 60_000, cooldownDuration: KEYS_COOLDOWN_MS, timeoutDuration: 5000})
+  const keys = issuerKeys(jwksUri)
   const audiences = [...new Set([options.audience.href, options.audienceAsGiven])]
   return {
     async verifyAccessToken(token) {
