@@ -73,11 +73,17 @@ export function writeClientConfig(id: ClientId, name: string, target: Target, pa
   const started = [...Object.keys(client.shape({args: [], command: ''}, name)), 'env', 'cwd', 'env_keys']
   const reached = 'shape' in client.remote ? Object.keys(client.remote.shape('', 'X', name)) : []
   const drop = isRemote(target) ? started : reached
-  return updateConfigFile(path, (text) => {
-    if (client.format === 'toml') return upsertTomlServer(text, name, entry as TomlEntry)
-    const merge = client.format === 'yaml' ? mergeYamlServer : mergeJsonServer
-    return merge(text, client.serversPath(place), name, entry, drop)
-  })
+  // A file of the project (VS Code's .vscode/mcp.json, Claude Code's project .mcp.json) must stay in the project.
+  const project = place.cwd !== place.home && isWithin(path, place.cwd) ? place.cwd : undefined
+  return updateConfigFile(
+    path,
+    (text) => {
+      if (client.format === 'toml') return upsertTomlServer(text, name, entry as TomlEntry)
+      const merge = client.format === 'yaml' ? mergeYamlServer : mergeJsonServer
+      return merge(text, client.serversPath(place), name, entry, drop)
+    },
+    project === undefined ? {} : {project},
+  )
 }
 
 /**

@@ -1,9 +1,10 @@
-import {lstat, mkdir, readdir, readFile, rename, rm, writeFile} from 'node:fs/promises'
-import {dirname, join, posix, relative, sep, win32} from 'node:path'
+import {lstat, mkdir, readdir, readFile, rename, rm, stat, writeFile} from 'node:fs/promises'
+import {dirname, join, parse, posix, relative, sep, win32} from 'node:path'
 
 import type {Place} from './client-specs.js'
 
-import {ClientConfigError, stamp} from './config-file-update.js'
+import {isWithin} from '../host/paths.js'
+import {ClientConfigError, keepWithin, realDestination, stamp} from './config-file-update.js'
 
 // Installing an Agent Skill for a client: the folder its agent reads skills from, and writing the skill's files
 // there as a whole (a previous version moved aside as a backup, never mixed with the new one).
@@ -28,22 +29,44 @@ export function skillDir(client: SkillClient, name: string, place: Place, scope:
   return scope === 'project' ? join(place.cwd, '.claude', 'skills', name) : join(place.env.CLAUDE_CONFIG_DIR || join(place.home, '.claude'), 'skills', name)
 }
 
-/** The files under `dir`, relative and `/`-separated, with their text; undefined when there is no such folder. */
+/** A skill folder larger than this is not compared with the new version file by file: it is replaced (and kept). */
+const MAX_COMPARED_FILES = 200
+const MAX_COMPARED_BYTES = 4 * 1024 * 1024
+
+/**
+ * The files under `dir` (a skill's folder, its SKILL.md checked first), relative and `/`-separated, with their text;
+ * undefined when it holds more than a skill's folder should (it is then replaced, not compared).
+ */
 async function readTree(dir: string): Promise<Map<string, string> | undefined> {
-  const entries = await readdir(dir, {recursive: true, withFileTypes: true}).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return undefined
-    throw error
-  })
-  if (!entries) return undefined
+  const entries = await readdir(dir, {recursive: true, withFileTypes: true})
+  const found = entries.filter((entry) => entry.isFile())
+  if (found.length > MAX_COMPARED_FILES) return undefined
   const files = new Map<string, string>()
-  for (const entry of entries) {
-    if (!entry.isFile()) continue
+  let bytes = 0
+  for (const entry of found) {
     // parentPath from Node 20.12 on; `path` before it.
     const path = join((entry as {parentPath?: string}).parentPath ?? (entry as unknown as {path: string}).path, entry.name)
+    bytes += (await stat(path)).size
+    if (bytes > MAX_COMPARED_BYTES) return undefined
     files.set(relative(dir, path).split(sep).join('/'), await readFile(path, 'utf8'))
   }
 
   return files
+}
+
+/**
+ * Refuses, before anything is read, a folder that cannot be one skill's: the file system's root, the home folder,
+ * the current folder, or a folder that holds either; and (`project`) a project's skill folder whose links lead out of
+ * the project.
+ */
+export async function checkSkillTarget(dir: string, place: Pick<Place, 'cwd' | 'home'>, project?: string): Promise<void> {
+  const real = await realDestination(dir)
+  const holds = [place.home, place.cwd].filter((inside) => inside && isWithin(inside, dir)).map((inside) => (inside === place.home ? 'your home folder' : 'the current folder'))
+  if (real === parse(real).root || holds.length > 0) {
+    throw new ClientConfigError('UNSAFE_CLIENT_CONFIG', `${dir} is ${real === parse(real).root ? "the file system's root" : `or holds ${holds.join(' and ')}`}, not a skill's folder (it is replaced as a whole); name the skill's own folder`)
+  }
+
+  if (project !== undefined) await keepWithin(dir, project)
 }
 
 export interface SkillWrite {
@@ -68,11 +91,13 @@ export async function writeSkill(dir: string, files: readonly {path: string; tex
     throw error
   })
   if (info && !info.isDirectory()) throw new ClientConfigError('UNSAFE_CLIENT_CONFIG', `${dir} is ${info.isSymbolicLink() ? 'a symbolic link' : 'not a folder'}; move it away first`)
-  const before = info ? await readTree(dir) : undefined
-  if (before && before.size > 0 && !before.has('SKILL.md')) {
+  // Its top level first: a folder with something in it but no SKILL.md is not a skill's, and is not read further.
+  const top = info ? await readdir(dir) : []
+  if (top.length > 0 && !top.includes('SKILL.md')) {
     throw new ClientConfigError('UNSAFE_CLIENT_CONFIG', `${dir} holds files but no SKILL.md, so it is not a skill's folder; name the skill's own folder (it is replaced as a whole)`)
   }
 
+  const before = top.length > 0 ? await readTree(dir) : undefined
   if (before && before.size === files.length && files.every((file) => before.get(file.path) === file.text)) return {backup: null, dir, status: 'unchanged'}
 
   const fresh = `${dir}.${process.pid}.tmp`

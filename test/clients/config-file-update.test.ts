@@ -1,6 +1,6 @@
 import {afterAll, describe, expect, it} from '@jest/globals'
 import {execFileSync} from 'node:child_process'
-import {chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync} from 'node:fs'
+import {chmodSync, chownSync, existsSync, linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 
 import {ClientConfigError, updateConfigFile} from '../../src/clients/config-file-update.js'
@@ -21,6 +21,41 @@ describe('updateConfigFile', () => {
 
   const merge = (text: string) => mergeJsonServer(text, ['mcpServers'], 'taskbox', entry)
   const backups = (dir: string) => readdirSync(dir).filter((f) => f.endsWith('.bak'))
+
+  it("refuses a project's file that a planted link leads out of the project, touching what it leads to", async () => {
+    const project = fresh()
+    const userSettings = join(fresh(), 'Code', 'User')
+    mkdirSync(userSettings, {recursive: true})
+    writeFileSync(join(userSettings, 'mcp.json'), '{"theirs": true}')
+    symlinkSync(userSettings, join(project, '.vscode'))
+    const refused = await updateConfigFile(join(project, '.vscode', 'mcp.json'), merge, {project}).catch((error: Error) => error)
+    expect(refused).toBeInstanceOf(ClientConfigError)
+    expect((refused as Error).message).toContain('a symbolic link on the way leads out of it')
+    expect([readFileSync(join(userSettings, 'mcp.json'), 'utf8'), readdirSync(userSettings)]).toEqual(['{"theirs": true}', ['mcp.json']])
+    // A link that stays inside the project is followed.
+    mkdirSync(join(project, 'shared'))
+    symlinkSync(join(project, 'shared'), join(project, '.cursor'))
+    expect((await updateConfigFile(join(project, '.cursor', 'mcp.json'), merge, {project})).status).toBe('added')
+    expect(existsSync(join(project, 'shared', 'mcp.json'))).toBe(true)
+  })
+
+  it('refuses a file with other hard links, which a rewrite would cut off', async () => {
+    const dir = fresh()
+    writeFileSync(join(dir, 'mcp.json'), '{}')
+    linkSync(join(dir, 'mcp.json'), join(dir, 'other-name.json'))
+    await expect(updateConfigFile(join(dir, 'mcp.json'), merge)).rejects.toThrow(/1 other hard link/)
+    expect(readFileSync(join(dir, 'mcp.json'), 'utf8')).toBe('{}')
+  })
+
+  ;(process.getuid?.() === 0 ? it : it.skip)("run as root, keeps another user's file and its backup theirs", async () => {
+    const dir = fresh()
+    const path = join(dir, 'mcp.json')
+    writeFileSync(path, '{}')
+    chownSync(path, 4321, 4322)
+    const outcome = await updateConfigFile(path, merge)
+    expect([statSync(path).uid, statSync(path).gid]).toEqual([4321, 4322])
+    expect([statSync(outcome.backup!).uid, statSync(outcome.backup!).gid]).toEqual([4321, 4322])
+  })
 
   it('creates a missing file and its directories, with no backup', async () => {
     const path = join(fresh(), 'deep', 'er', 'mcp.json')

@@ -4,8 +4,9 @@ import {resolve} from 'node:path'
 
 import {currentPlace} from '../../clients/client-specs.js'
 import {ClientConfigError} from '../../clients/config-file-update.js'
-import {SKILL_CLIENTS, SKILL_SCOPES, skillDir, type SkillWrite, writeSkill} from '../../clients/skill-install.js'
+import {checkSkillTarget, SKILL_CLIENTS, SKILL_SCOPES, skillDir, type SkillWrite, writeSkill} from '../../clients/skill-install.js'
 import {HostCommand} from '../../host/command.js'
+import {isWithin} from '../../host/paths.js'
 import {type AgentSkill, agentSkill} from '../../mcp/agent-skill.js'
 import {prepareServerFor} from '../../mcp/lifecycle.js'
 import {projectionFlags} from '../../settings/flags.js'
@@ -68,6 +69,9 @@ Without --write it prints SKILL.md, and on stderr where the skill would go and i
 
     let written: SkillWrite
     try {
+      // A folder of the project (a project skill, or --dir inside it) must stay inside it, links followed.
+      const place = currentPlace()
+      await checkSkillTarget(dir, place, place.cwd !== place.home && isWithin(dir, place.cwd) ? place.cwd : undefined)
       written = await writeSkill(dir, skill.files)
     } catch (error) {
       if (!(error instanceof ClientConfigError)) throw error

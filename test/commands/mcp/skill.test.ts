@@ -2,7 +2,7 @@
 // reference file per topic, every command of the server's boundary in exactly one of them and nothing else), and
 // how it is installed (where each client reads skills, a backup of the previous version, nothing half-written).
 import {afterAll, afterEach, describe, expect, it} from '@jest/globals'
-import {existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync} from 'node:fs'
+import {existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {parse} from 'yaml'
 
@@ -129,6 +129,30 @@ describe('mcp skill', () => {
     expect(refused.code).toBe(1)
     expect(plain(refused.stderr)).toContain("not a skill's folder")
     expect(readdirSync(space.dir).filter((name) => name.startsWith('skills-root'))).toEqual(['skills-root'])
+  })
+
+  it.each([
+    ['/', "the file system's root"],
+    [home, 'holds your home folder'],
+    [space.dir, 'holds your home folder and the current folder'],
+    [project, 'holds the current folder'],
+  ])('refuses --dir %s before reading anything of it', async (dir, why) => {
+    mkdirSync(home, {recursive: true})
+    const refused = await run(['skill', '--dir', dir, '--write'])
+    expect([refused.code, plain(refused.stderr)]).toEqual([1, expect.stringContaining(why)])
+    expect(existsSync(dir)).toBe(true)
+    expect(readdirSync(space.dir).filter((name) => name.endsWith('.tmp'))).toEqual([])
+  })
+
+  it("refuses a project's skills folder that a planted link leads out of the project, writing nothing there", async () => {
+    const cloned = join(space.dir, 'cloned')
+    const elsewhere = join(space.dir, 'elsewhere')
+    mkdirSync(join(cloned, '.claude'), {recursive: true})
+    mkdirSync(elsewhere)
+    symlinkSync(elsewhere, join(cloned, '.claude', 'skills'))
+    const refused = await runTaskbox(['mcp', 'skill', '--write'], {cwd: cloned, env})
+    expect([refused.code, plain(refused.stderr)]).toEqual([1, expect.stringContaining('a symbolic link on the way leads out of it')])
+    expect(readdirSync(elsewhere)).toEqual([])
   })
 
   it('refuses a target that is not a folder, and codex with --scope project', async () => {
