@@ -5,7 +5,7 @@ import {stopSignals} from '../../host/facts.js'
 import {checkBind} from '../../mcp/http/guards.js'
 import {type OAuthGate, OAuthSetupError, openOAuthGate, resolveOAuth} from '../../mcp/http/oauth.js'
 import {DEFAULT_MAX_CONNECTIONS, serveOnHttp} from '../../mcp/http/serve.js'
-import {readToken, TokenError} from '../../mcp/http/token.js'
+import {readToken, restartWithoutSecrets, TokenError} from '../../mcp/http/token.js'
 import {prepareServerFor} from '../../mcp/lifecycle.js'
 import {ConfigError, parseAuthorConfig} from '../../settings/author-config.js'
 import {PROTOCOL_REVISIONS} from '../../mcp/plan.js'
@@ -58,11 +58,21 @@ It listens on 127.0.0.1 only, unless --allow-remote is given together with authe
     // `[::1]` as URLs write it is `::1` to listen on.
     const host = flags.host.replace(/^\[(.*)\]$/, '$1')
     const variable = this.config.scopedEnvVarKey('MCP_TOKEN')
+    const stateVariable = this.config.scopedEnvVarKey('MCP_STATE')
+    // Started again (Node 22.15+) so that neither secret stays in this process's /proc/PID/environ.
+    const restarted = restartWithoutSecrets([variable, stateVariable], this.config.scopedEnvVarKey('MCP_HANDOVER'))
+    if (restarted.kept) {
+      process.stderr.write(`Warning: ${[variable, stateVariable].filter((name) => process.env[name]).join(' and ')} stay in this process's original environment, which /proc/${process.pid}/environ shows to this user's processes (the commands this server runs included) while it runs: Node ${process.version} cannot start a process again in place (22.15 and later can). Prefer --token-file for the token.\n`)
+    }
+
     if (flags.token !== undefined) {
       this.error(`--token is not accepted: every user of this machine can read a process's command line. Put the token in a file only you can read and pass --token-file, or set ${variable}.`, {exit: 2})
     }
 
-    const token = await readToken(flags['token-file'], variable).catch((error: unknown) => {
+    const given = {...process.env, ...restarted.taken}
+    // Gone from this process's environment either way, so no command started later inherits it.
+    delete process.env[variable]
+    const token = await readToken(flags['token-file'], variable, given).catch((error: unknown) => {
       if (error instanceof TokenError) this.error(error.message, {exit: 2})
       throw error
     })
@@ -75,8 +85,7 @@ It listens on 127.0.0.1 only, unless --allow-remote is given together with authe
       oauth = await openOAuthGate(oauthOptions, this.config.bin).catch((error: Error) => this.error(error.message, {exit: 1}))
     }
 
-    const stateVariable = this.config.scopedEnvVarKey('MCP_STATE')
-    const state = resolveStateUrl(flags.state, process.env[stateVariable], stateVariable)
+    const state = resolveStateUrl(flags.state, restarted.taken[stateVariable] ?? process.env[stateVariable], stateVariable)
     delete process.env[stateVariable]
     if ('error' in state) this.error(state.error, {exit: 2})
     const stateQuota = {

@@ -45,13 +45,20 @@ export interface OAuthFlags {
   writeScope?: string
 }
 
-function checkedUrl(text: string, what: string): URL {
+/** A URL as messages show it: whatever stands before an @ after the scheme (a user name, a password) is not repeated. */
+const withoutUserinfo = (text: string) => text.replace(/^([a-z][\w+.-]*:\/\/)?[^/]*@/i, '$1…@')
+
+function checkedUrl(given: string, what: string): URL {
   let url: URL
   try {
-    url = new URL(text)
+    url = new URL(given)
   } catch {
-    throw new OAuthSetupError(`${what} is not a URL: ${text}`)
+    throw new OAuthSetupError(`${what} is not a URL: ${withoutUserinfo(given)}`)
   }
+
+  // A user name or password in it would be echoed by every message naming the URL, and sent with every request.
+  if (url.username || url.password) throw new OAuthSetupError(`${what} must not hold a user name or password (${url.protocol}//…@${url.host})`)
+  const text = withoutUserinfo(url.href)
 
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackHost(url.hostname.replace(/^\[(.*)\]$/, '$1')))) {
     throw new OAuthSetupError(`${what} must be an https:// URL (http:// only on a loopback address): ${text}`)

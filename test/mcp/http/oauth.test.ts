@@ -33,6 +33,18 @@ describe('resolveOAuth', () => {
     expect(() => resolveOAuth(undefined, flags)).toThrow(message)
   })
 
+  it.each(['https://ops:s3cret-pw@idp.example', 'https://ops:s3cret-pw@idp.example/%zz bad', 'ops:s3cret-pw@idp.example'])('refuses an issuer %s holding a user name or password, without repeating them', (issuer) => {
+    const refused = (() => {
+      try {
+        resolveOAuth(undefined, {audience, issuer})
+      } catch (error) {
+        return error as Error
+      }
+    })()
+    expect(refused).toBeInstanceOf(OAuthSetupError)
+    expect(refused!.message).not.toMatch(/s3cret|ops/)
+  })
+
   it('takes plain http on loopback (a local issuer or a test)', () => {
     expect(resolveOAuth(undefined, {audience: 'http://127.0.0.1:5757/mcp', issuer: 'http://localhost:9000'})?.audience.host).toBe('127.0.0.1:5757')
   })
