@@ -1,4 +1,4 @@
-import type {StateQuota} from '../tools/records/redis-state.js'
+import type {StateQuota} from '../settings/state-url.js'
 import type {Command, Config} from '@oclif/core'
 
 import {realpathSync} from 'node:fs'

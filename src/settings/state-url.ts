@@ -36,3 +36,16 @@ export function resolveStateUrl(flag: string | undefined, fromEnv: string | unde
 
   return {url}
 }
+
+/**
+ * What may be kept in the store: bytes of outputs, finished jobs' results and idempotency results in all, and of one
+ * person's (an OAuth subject's; calls without one, as without OAuth, count towards the total only). Past a quota,
+ * an output is not kept there, and a job's or idempotent call's result is kept without its output, saying so: a full
+ * store never refuses anyone's call.
+ */
+export interface StateQuota {
+  perPersonBytes: number
+  totalBytes: number
+}
+
+export const DEFAULT_STATE_QUOTA: StateQuota = {perPersonBytes: 64 * 1024 * 1024, totalBytes: 256 * 1024 * 1024}

@@ -11,7 +11,7 @@ import {ConfigError, parseAuthorConfig} from '../../settings/author-config.js'
 import {PROTOCOL_REVISIONS} from '../../mcp/plan.js'
 import {projectionFlags, serverFlags} from '../../settings/flags.js'
 import {resolveStateUrl, shownUrl} from '../../settings/state-url.js'
-import {DEFAULT_STATE_QUOTA} from '../../tools/records/redis-state.js'
+import {DEFAULT_STATE_QUOTA} from '../../settings/state-url.js'
 
 const MIB = 1024 * 1024
 

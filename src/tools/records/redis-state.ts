@@ -7,7 +7,7 @@ import {setTimeout as sleep} from 'node:timers/promises'
 import type {Execution, IdempotentOutcome} from './idempotency-store.js'
 import type {IdempotencyRecords, JobRecord, OutputStream, SharedRecords} from './state-store.js'
 
-import {shownUrl} from '../../settings/state-url.js'
+import {DEFAULT_STATE_QUOTA, shownUrl, type StateQuota} from '../../settings/state-url.js'
 import {canonicalJson, shortHash} from '../catalog/fingerprint.js'
 import {checkIdempotencyKey} from './idempotency-store.js'
 import {shownSize} from './output-store.js'
@@ -73,18 +73,6 @@ type StoredRecord = Claim | Done
 
 const describe = (error: unknown) => (error instanceof Error ? error.message : String(error))
 
-/**
- * What may be kept in the store: bytes of outputs, finished jobs' results and idempotency results in all, and of one
- * person's (an OAuth subject's; calls without one, as without OAuth, count towards the total only). Past a quota,
- * an output is not kept there, and a job's or idempotent call's result is kept without its output, saying so: a full
- * store never refuses anyone's call.
- */
-export interface StateQuota {
-  perPersonBytes: number
-  totalBytes: number
-}
-
-export const DEFAULT_STATE_QUOTA: StateQuota = {perPersonBytes: 64 * 1024 * 1024, totalBytes: 256 * 1024 * 1024}
 
 /** The longest an entry of the ledger lives: an idempotency record's time, with room to spare. */
 const LEDGER_MS = RECORD_MS + KEPT_MS

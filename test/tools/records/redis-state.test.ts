@@ -5,7 +5,9 @@ import {createClient} from '@redis/client'
 
 import type {Execution} from '../../../src/tools/records/idempotency-store.js'
 
-import {RedisState, type StateQuota} from '../../../src/tools/records/redis-state.js'
+import type {StateQuota} from '../../../src/settings/state-url.js'
+
+import {RedisState} from '../../../src/tools/records/redis-state.js'
 import {command, resultOf, textResult} from '../../helpers/idempotency-store.js'
 import {type RedisServer, startRedis} from '../../helpers/redis.js'
 
