@@ -49,8 +49,16 @@ export interface SchemaOptions {
   serverShape: Record<string, z.ZodType>
 }
 
-/** Flags the server sets itself or that only make sense at a terminal. */
-const SERVER_OWNED_FLAGS = new Set(['help', 'json', 'version'])
+/**
+ * Flags oclif itself adds or that only print and exit, decided by what the flag is, not its name alone: oclif's
+ * `--json` (the command's enableJsonFlag, or a flag in oclif's GLOBAL group; the server passes it itself), and a
+ * boolean `--help` or `--version` (Flags.help(), Flags.version(): they print and exit). A command's own `--version`
+ * option (`instances:update --version 3`) or its own boolean `--json` is an input like any other.
+ */
+function oclifOwned(flag: Command.Flag.Cached, command: Command.Cached | undefined): boolean {
+  if (flag.name === 'json') return command === undefined || Boolean(command.enableJsonFlag) || flag.helpGroup === 'GLOBAL'
+  return (flag.name === 'help' || flag.name === 'version') && flag.type === 'boolean'
+}
 const INTERACTIVE_FLAGS = new Set(['interactive', 'prompt'])
 const COMMON_DESCRIPTION_LENGTH = 80
 /** The most values one array argument may hold (a command line could not carry many more anyway). */
@@ -103,9 +111,9 @@ export function flagSignature(flag: Command.Flag.Cached): string {
   return `${flag.name}\u0000${flag.type}\u0000${flag.summary ?? flag.description ?? ''}`
 }
 
-/** Whether a visible flag becomes part of the tool input (see the README's "Flags" rules). */
-export function isExposedFlag(flag: Command.Flag.Cached, omit: ReadonlySet<string>): boolean {
-  if (flag.hidden || flag.deprecated || SERVER_OWNED_FLAGS.has(flag.name) || omit.has(flag.name)) return false
+/** Whether a visible flag of `command` becomes part of the tool input (see the README's "Flags" rules). */
+export function isExposedFlag(flag: Command.Flag.Cached, omit: ReadonlySet<string>, command?: Command.Cached): boolean {
+  if (flag.hidden || flag.deprecated || oclifOwned(flag, command) || omit.has(flag.name)) return false
   return !(flag.type === 'boolean' && INTERACTIVE_FLAGS.has(flag.name))
 }
 
@@ -267,7 +275,7 @@ export function buildToolInput(command: Command.Cached, options: SchemaOptions):
   const params: Param[] = []
 
   for (const flag of Object.values(command.flags ?? {})) {
-    if (!isExposedFlag(flag, options.omitFlags)) continue
+    if (!isExposedFlag(flag, options.omitFlags, command)) continue
     checkRepresentable(flag.name, flag.type, flag.type === 'option' ? flag.options : undefined)
     const property = freeName(flag.name, 'flag', taken)
     builders.push([property, () => flagSchema(flag, options)])

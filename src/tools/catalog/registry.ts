@@ -77,7 +77,7 @@ function commonFlagSignatures(commands: readonly Command.Cached[], omit: Readonl
   const counts = new Map<string, number>()
   for (const command of commands) {
     for (const flag of Object.values(command.flags ?? {})) {
-      if (!isExposedFlag(flag, omit)) continue
+      if (!isExposedFlag(flag, omit, command)) continue
       const signature = flagSignature(flag)
       counts.set(signature, (counts.get(signature) ?? 0) + 1)
     }
@@ -129,7 +129,7 @@ function describeCommandTool(
   // A read-only command keeps its label whatever the model passes: flags that would change something are left out.
   let withheld: {name: string; reason: string}[] = []
   if (hints.readOnlyHint) {
-    const flags = Object.values(command.flags ?? {}).filter((flag) => isExposedFlag(flag, schemaOptions.omitFlags))
+    const flags = Object.values(command.flags ?? {}).filter((flag) => isExposedFlag(flag, schemaOptions.omitFlags, command))
     const writing = flags.flatMap((flag) => {
       const reason = writingFlagReason({...flag, summary: flag.summary && renderTemplate(flag.summary, config, command)})
       return reason ? [{flag, reason}] : []

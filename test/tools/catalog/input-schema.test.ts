@@ -76,6 +76,15 @@ describe('flags → JSON Schema', () => {
     expect(property(option('target', {summary: 'Target.', ...fields})).description).toBe(`Target. ${note}`)
   })
 
+  it("leaves out what oclif adds by what it is, and keeps a command's own --version option and --json", () => {
+    // @prismatic-io/prism `instances:update --version`: an option of the command's own.
+    const own = build(command([option('version', {summary: 'Version to deploy.'}), bool('help', {char: 'h'}), bool('json', {summary: 'Print raw JSON.'}), option('fields')]))
+    expect(Object.keys(own.json.properties).sort()).toEqual(['cwd', 'fields', 'json', 'version'])
+    // A command with enableJsonFlag: oclif's --json, which the server passes itself; Flags.version() prints and exits.
+    const oclif = build(command([bool('json', {helpGroup: 'GLOBAL', summary: 'Format output as json.'}), bool('version'), option('fields')], [], {enableJsonFlag: true}))
+    expect(Object.keys(oclif.json.properties).sort()).toEqual(['cwd', 'fields'])
+  })
+
   it('marks required option flags required, never booleans', () => {
     const {json} = build(command([option('title', {required: true}), option('owner'), bool('done', {required: true})]))
     expect(json.required).toEqual(['title'])
@@ -157,7 +166,7 @@ describe('isExposedFlag', () => {
   })
 
   it('leaves omitted and server-owned flags out of the schema', () => {
-    const {json, params} = build(command([bool('json'), bool('help'), option('api-version'), option('title')]), {omitFlags: omit})
+    const {json, params} = build(command([bool('json'), bool('help'), option('api-version'), option('title')], [], {enableJsonFlag: true}), {omitFlags: omit})
     expect(Object.keys(json.properties)).toEqual(['title', 'cwd'])
     expect(params.map((p) => p.property)).toEqual(['title'])
   })

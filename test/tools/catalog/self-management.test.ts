@@ -19,6 +19,11 @@ describe('selfManagementReason', () => {
     // by what its summary says it does
     ['config:autoupgrade:on', '@shopify/cli', 'Enable automatic upgrades for Shopify CLI.'],
     ['cli:reinstall', 'mycli', 'Reinstalls the CLI from scratch.'],
+    // a brand of several words before "CLI" (@commercelayer/cli 6.9 `cli:update`), and ids that name it in other spellings
+    ['cli:update', '@commercelayer/cli', 'Update Commerce Layer CLI.'],
+    ['cli:upgrade', 'mycli', 'Move to the newest release.'],
+    ['self-update', 'mycli', 'Replace this program with its newest release.'],
+    ['tool update', 'mycli', 'Upgrade the Acme Cloud Platform CLI to the latest version.'],
   ])('%s (%s) manages the CLI', (id, pluginName, summary) => {
     expect(selfManagementReason({id, pluginName}, summary)).toEqual(expect.any(String))
   })
@@ -33,8 +38,21 @@ describe('selfManagementReason', () => {
     ['apps:update', 'mycli', 'Update an app.'],
     ['config:set', 'twilio-cli', 'update Twilio CLI configurations'],
     ['which', '@oclif/plugin-which', 'Show which plugin a command is in.'],
+    ['apps:upgrade', 'mycli', 'Upgrade an app to a larger plan.'],
+    ['releases:latest', 'mycli', 'Show the latest release.'],
+    ['stack:update', 'mycli', 'Update the stack of the Acme CLI project.'],
   ])('%s (%s) does not', (id, pluginName, summary) => {
     expect(selfManagementReason({id, pluginName}, summary)).toBeUndefined()
+  })
+
+  it('reads its aliases and what its description says it installs', () => {
+    expect(selfManagementReason({aliases: ['upgrade', 'latest'], id: 'cli:refresh', pluginName: '@commercelayer/cli'}, 'Get the newest release.')).toBe('it updates the CLI itself (its alias "upgrade")')
+    expect(selfManagementReason({aliases: ['cli:latest'], id: 'refresh', pluginName: 'x'}, 'Get the newest release.')).toBe('it updates the CLI itself (its alias "cli:latest")')
+    const description = 'Checks the registry, then runs `npm install --location=global @commercelayer/cli@latest` in a shell.'
+    expect(selfManagementReason({description, id: 'refresh', pluginName: 'x'}, 'Get the newest release.')).toMatch(/installs a package globally \("npm install --location=global/)
+    // A global install named in passing is not one, nor is a project's own install.
+    expect(selfManagementReason({description: 'Runs npm install in the project before building.', id: 'build', pluginName: 'x'}, 'Build the project.')).toBeUndefined()
+    expect(selfManagementReason({aliases: ['latest'], id: 'releases:latest', pluginName: 'x'}, 'Show the latest release of an app.')).toBeUndefined()
   })
 
   it('says who provides it', () => {
