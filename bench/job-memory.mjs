@@ -17,12 +17,20 @@ import {isolatedHome, killAtExit, median} from './common.mjs'
 const here = dirname(fileURLToPath(import.meta.url))
 const ROUNDS = Number(process.env.ROUNDS ?? 3)
 const JOBS = Number(process.env.JOBS ?? 40)
+/** With HEAP=MB, the server's V8 heap is capped there (--max-old-space-size): a server past it dies of it. */
+const HEAP = process.env.HEAP
 const roots = [join(here, '..'), ...process.argv.slice(2).map((r) => resolve(r))]
-const rssMiB = (pid) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024
+function rssMiB(pid) {
+  try {
+    return Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024
+  } catch {
+    return 0 // gone
+  }
+}
 
 async function serve(root) {
   const {env} = isolatedHome('bench-jobs-')
-  const child = spawn(process.execPath, [join(root, 'test/fixtures/faulty-cli/bin/run.js'), 'mcp', 'serve', '--port', '0', '--workers', '0', '--foreground', '1', '--max-concurrency', '4'], {
+  const child = spawn(process.execPath, [...(HEAP ? [`--max-old-space-size=${HEAP}`] : []), join(root, 'test/fixtures/faulty-cli/bin/run.js'), 'mcp', 'serve', '--port', '0', '--workers', '0', '--foreground', '1', '--max-concurrency', '4', '--max-queue', String(JOBS)], {
     env: {...process.env, ...env},
     stdio: ['ignore', 'ignore', 'pipe'],
   })
@@ -57,27 +65,32 @@ async function round(root) {
   const idle = rssMiB(child.pid)
   let peak = idle
   const sampler = setInterval(() => (peak = Math.max(peak, rssMiB(child.pid))), 100)
-  const jobs = await Promise.all(Array.from({length: JOBS}, () => call(url, 'lines', {kib: 4096, pause: 2, 'stderr-kib': 4096})))
   let ended = 0
-  await Promise.all(jobs.map(async (started) => {
-    const id = started.structuredContent?.job?.id
+  // A server that dies (its heap cap passed) fails the calls still open: they count as not ended.
+  const died = new Promise((resolve) => child.once('exit', () => resolve('died')))
+  await Promise.race([died, Promise.all(Array.from({length: JOBS}, async () => {
+    const started = await call(url, 'lines', {kib: 4096, pause: 2, 'stderr-kib': 4096}).catch(() => undefined)
+    const id = started?.structuredContent?.job?.id
     if (!id) return
-    for (let status = 'working'; status === 'working';) status = (await call(url, 'job_status', {job: id, wait: 50})).structuredContent?.job?.status
+    for (let status = 'working'; status === 'working';) status = (await call(url, 'job_status', {job: id, wait: 50}).catch(() => undefined))?.structuredContent?.job?.status
     ended++
-  }))
-  await sleep(3000)
+  }))])
   clearInterval(sampler)
-  const after = rssMiB(child.pid)
+  await sleep(3000)
+  // Judged after the quiet time: a server that ran out of heap may still be exiting when the last call failed.
+  const alive = child.exitCode === null && child.signalCode === null && rssMiB(child.pid) > 0
+  const after = alive ? rssMiB(child.pid) : Number.NaN
   child.kill('SIGTERM')
-  return {after, ended, idle, peak: Math.max(peak, after)}
+  return {after, alive: alive ? 1 : 0, ended, idle, peak}
 }
 
 console.log(`# ${JOBS} jobs of 4 MiB stdout + 4 MiB stderr each, followed to their end; ${cpus().length} × ${cpus()[0].model}, Node ${process.version}; ${ROUNDS} interleaved rounds, medians`)
 const results = new Map(roots.map((root) => [root, []]))
 for (let i = 0; i < ROUNDS; i++) for (const root of roots) results.get(root).push(await round(root))
-console.log('| checkout | idle RSS | peak RSS | RSS after the jobs ended | jobs ended |')
-console.log('| --- | ---: | ---: | ---: | ---: |')
+console.log(`${HEAP ? `heap capped at ${HEAP} MB; ` : ''}server flags: --workers 0 --foreground 1 --max-concurrency 4 --max-queue ${JOBS}`)
+console.log('| checkout | idle RSS | peak RSS | RSS after the jobs ended | jobs ended | server alive at the end |')
+console.log('| --- | ---: | ---: | ---: | ---: | ---: |')
 for (const [root, rows] of results) {
   const m = (key) => median(rows.map((r) => r[key]))
-  console.log(`| ${root} | ${m('idle').toFixed(0)} MB | ${m('peak').toFixed(0)} MB | ${m('after').toFixed(0)} MB | ${m('ended')} of ${JOBS} |`)
+  console.log(`| ${root} | ${m('idle').toFixed(0)} MB | ${m('peak').toFixed(0)} MB | ${Number.isNaN(m('after')) ? '(died)' : `${m('after').toFixed(0)} MB`} | ${m('ended')} of ${JOBS} | ${rows.filter((r) => r.alive).length} of ${rows.length} rounds |`)
 }
