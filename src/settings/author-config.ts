@@ -94,6 +94,8 @@ export const authorConfigSchema = z.strictObject({
   /** About how many tokens a result may hold for the model; the --max-result-tokens default. */
   maxResultTokens: z.number().int().min(1000).optional(),
   omitFlags: z.array(z.string().min(1)).optional(),
+  /** Flags oclif marks required that the CLI fills itself when left out (from its login, a file): optional in every tool. */
+  optionalFlags: z.array(z.string().min(1)).optional(),
   secretFlags: z.array(z.string().min(1)).optional(),
   profiles: z.record(z.string().regex(/^[\w.-]+$/, 'a profile name (letters, digits, _ . -)'), profileSchema).optional(),
   prompts: z.record(z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'a prompt name (letters, digits, _ and -, at most 64)'), promptSchema).optional(),

@@ -43,6 +43,8 @@ export interface SchemaOptions {
   commonFlags: ReadonlySet<string>
   /** Flag names the CLI author asked to leave out of every tool. */
   omitFlags: ReadonlySet<string>
+  /** Required flags the CLI author says the CLI fills itself (`oclif.mcp.optionalFlags`). */
+  optionalFlags?: ReadonlySet<string>
   /** Flag names the author marked as holding secrets (besides those whose name or env var says so). */
   secretFlags: ReadonlySet<string>
   /** Properties the server adds to every tool (e.g. `cwd`); a flag or arg with one of these names is renamed. */
@@ -196,12 +198,27 @@ function defaultNote(item: Defaulted): string[] {
   return [item.default === undefined ? 'Leave it out to use the default the command finds itself (for example in its configuration).' : 'Leave it out to use the default.']
 }
 
-function flagDescription(flag: Command.Flag.Cached, common: boolean): string {
+/** A description that says the CLI takes the value from its login when it is not given ("saved by `rdme login`"). */
+const FROM_LOGIN = /\b(?:login|log in|logged[- ]in|signed[- ]in)\b/i
+
+/**
+ * Why a flag oclif marks required may be left out, because the CLI fills it itself: its declared environment variable
+ * (`RDME_API_KEY`), a description that says it comes from the CLI's login, or the author's `optionalFlags`.
+ */
+function filledByTheCli(flag: Command.Flag.Cached, options: SchemaOptions): string | undefined {
+  if (!flag.required || flag.type !== 'option') return undefined
+  if (typeof flag.env === 'string' && flag.env !== '') return `Leave it out when $${flag.env} is set where the server runs.`
+  if (FROM_LOGIN.test(`${flag.summary ?? ''} ${flag.description ?? ''}`)) return 'Leave it out to use what the CLI keeps from its login.'
+  if (options.optionalFlags?.has(flag.name)) return 'Leave it out to let the CLI fill it in itself.'
+  return undefined
+}
+
+function flagDescription(flag: Command.Flag.Cached, common: boolean, filled?: string): string {
   let base = (flag.summary ?? flag.description ?? '').replaceAll(/\s+/g, ' ').trim()
   if (common) base = commonText(base)
   // A common flag keeps only the notes that change how to call it.
   const notes = common ? relationNotes(flag).filter((n) => n.startsWith('false sends')) : relationNotes(flag)
-  return [sentence(base), ...defaultNote(flag), ...notes].filter(Boolean).join(' ')
+  return [sentence(base), ...defaultNote(flag), ...(filled && !hasDefault(flag) ? [filled] : []), ...notes].filter(Boolean).join(' ')
 }
 
 function withMeta(schema: z.ZodType, description: string, defaultValue: unknown, required: boolean): z.ZodType {
@@ -223,7 +240,8 @@ function flagSchema(flag: Command.Flag.Cached, options: SchemaOptions): z.ZodTyp
   if (flag.type === 'boolean') return withMeta(BOOLEAN, flagDescription(flag, common), flag.default, false)
   const item = valueSchema(flag.options, looksNumeric(flag))
   const schema = flag.multiple ? z.array(item).min(1).max(MAX_ITEMS) : item
-  return withMeta(schema, flagDescription(flag, common), flag.default, Boolean(flag.required) && !hasDefault(flag))
+  const filled = filledByTheCli(flag, options)
+  return withMeta(schema, flagDescription(flag, common, filled), flag.default, Boolean(flag.required) && !hasDefault(flag) && !filled)
 }
 
 function argSchema(arg: Command.Arg.Cached): z.ZodType {

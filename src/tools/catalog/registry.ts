@@ -200,6 +200,7 @@ export function buildRegistry(config: Config, settings: Settings): Registry {
       omitFlags,
     ),
     omitFlags,
+    optionalFlags: new Set(settings.author.optionalFlags ?? []),
     secretFlags: new Set(settings.author.secretFlags ?? []),
   }
   const inputs = callInputs(settings)

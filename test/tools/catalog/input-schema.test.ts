@@ -85,6 +85,19 @@ describe('flags → JSON Schema', () => {
     expect(Object.keys(oclif.json.properties).sort()).toEqual(['cwd', 'fields'])
   })
 
+  it('makes a required flag the CLI fills itself optional, saying how (rdme `--key`: RDME_API_KEY or `rdme login`)', () => {
+    const built = build(command([
+      option('key', {env: 'RDME_API_KEY', required: true, summary: 'API key.'}),
+      option('project', {description: 'Project subdomain; defaults to the one saved by `rdme login`.', required: true}),
+      option('org', {required: true}),
+      option('branch', {required: true}),
+    ]), {optionalFlags: new Set(['org'])})
+    expect(built.json.required).toEqual(['branch'])
+    expect(built.json.properties.key.description).toBe('API key. Leave it out when $RDME_API_KEY is set where the server runs. Defaults to $RDME_API_KEY.')
+    expect(built.json.properties.project.description).toContain('Leave it out to use what the CLI keeps from its login.')
+    expect(built.json.properties.org.description).toBe('Leave it out to let the CLI fill it in itself.')
+  })
+
   it('marks required option flags required, never booleans', () => {
     const {json} = build(command([option('title', {required: true}), option('owner'), bool('done', {required: true})]))
     expect(json.required).toEqual(['title'])
