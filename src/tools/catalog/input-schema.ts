@@ -2,7 +2,7 @@ import type {Command} from '@oclif/core'
 import * as z from 'zod'
 
 import {CALL_INPUT_NAMES} from './call-inputs.js'
-import {isSecretName} from './secret-names.js'
+import {isSecretName, SECRET_TEXT} from './secret-names.js'
 
 /** How one property of a tool's input maps back onto the command line. */
 export type Param =
@@ -198,6 +198,12 @@ function defaultNote(item: Defaulted): string[] {
   return [item.default === undefined ? 'Leave it out to use the default the command finds itself (for example in its configuration).' : 'Leave it out to use the default.']
 }
 
+/** Whether a flag holds a secret: by the author's list, its name or its variable's in any spelling, or its text. */
+export function isSecretFlag(flag: Command.Flag.Cached, options: Pick<SchemaOptions, 'secretFlags'>): boolean {
+  if (options.secretFlags.has(flag.name) || isSecretName(flag.name) || (typeof flag.env === 'string' && isSecretName(flag.env))) return true
+  return flag.type === 'option' && SECRET_TEXT.test((flag.summary ?? flag.description ?? '').trim())
+}
+
 /** A description that says the CLI takes the value from its login when it is not given ("saved by `rdme login`"). */
 const FROM_LOGIN = /\b(?:login|log in|logged[- ]in|signed[- ]in)\b/i
 
@@ -240,8 +246,9 @@ function flagSchema(flag: Command.Flag.Cached, options: SchemaOptions): z.ZodTyp
   if (flag.type === 'boolean') return withMeta(BOOLEAN, flagDescription(flag, common), flag.default, false)
   const item = valueSchema(flag.options, looksNumeric(flag))
   const schema = flag.multiple ? z.array(item).min(1).max(MAX_ITEMS) : item
-  const filled = filledByTheCli(flag, options)
-  return withMeta(schema, flagDescription(flag, common, filled), flag.default, Boolean(flag.required) && !hasDefault(flag) && !filled)
+  // A secret with a variable of its own is better set there, where the server runs: then it never passes the model.
+  const filled = filledByTheCli(flag, options) ?? (isSecretFlag(flag, options) && typeof flag.env === 'string' && flag.env !== '' ? `Better left out: set $${flag.env} where the server runs, so the secret never passes through the model.` : undefined)
+  return withMeta(schema, flagDescription(flag, common, filled), flag.default, Boolean(flag.required) && !hasDefault(flag) && !filledByTheCli(flag, options))
 }
 
 function argSchema(arg: Command.Arg.Cached): z.ZodType {
@@ -304,7 +311,7 @@ export function buildToolInput(command: Command.Cached, options: SchemaOptions):
       multiple: flag.type === 'option' && Boolean(flag.multiple),
       name: flag.name,
       property,
-      secret: options.secretFlags.has(flag.name) || isSecretName(flag.name) || (flag.env !== undefined && isSecretName(flag.env)),
+      secret: isSecretFlag(flag, options),
       type: flag.type,
     })
   }

@@ -3,13 +3,24 @@
  * `oclif.mcp.secretFlags`). Their values are blanked where a call is shown and redacted from everything the server
  * sends or writes (src/tools/execution/redact.ts).
  */
-const SECRET_WORDS = new Set(['apikey', 'credential', 'credentials', 'key', 'passphrase', 'passwd', 'password', 'private', 'secret', 'token'])
+const SECRET_WORDS = new Set(['apikey', 'bearer', 'credential', 'credentials', 'key', 'passcode', 'passphrase', 'passwd', 'password', 'private', 'pwd', 'secret', 'token'])
+/** A word run together that ends in a secret (`accesstoken`, `clientsecret`, `apikey`, `signingkey`), in any case. */
+const SECRET_ENDING = /(?:token|secret|password|passwd|passphrase|(?:api|access|private|secret|signing|client|master)key)$/
 
-/** `api-key`, `--password`, `GITHUB_TOKEN`, `clientSecret`, `HEROKU_API_KEY` say they hold secrets; `keyboard` does not. */
+/**
+ * `api-key`, `--password`, `GITHUB_TOKEN`, `clientSecret`, `client_secret`, `apiSecret`, `HEROKU_API_KEY`, `--bearer`,
+ * `accesstoken` say they hold secrets, in kebab-, snake- or camelCase; `keyboard` and `tokenizer` do not.
+ */
 export function isSecretName(name: string): boolean {
   const words = name
     .replaceAll(/([a-z0-9])([A-Z])/g, '$1 $2')
     .toLowerCase()
     .split(/[^a-z0-9]+/)
-  return words.some((word, i) => SECRET_WORDS.has(word) || (word === 'api' && words[i + 1] === 'key'))
+  return words.some((word, i) => SECRET_WORDS.has(word) || SECRET_ENDING.test(word) || (word === 'api' && words[i + 1] === 'key'))
 }
+
+/**
+ * A flag's text that says its value is a credential ("Bearer token", "Your API secret", "The password to log in
+ * with", "Client secret of the connected app"): a flag so described holds a secret whatever its name.
+ */
+export const SECRET_TEXT = /\b(?:password|passphrase|passcode|credentials?|(?:api|access|auth(?:entication|orization)?|bearer|client|private|refresh|session|secret|signing)[ -](?:key|token|secret))\b|^(?:the |your |an? )?(?:api |access |auth |bearer )?(?:token|secret)(?:\s+(?:to|for|used|of|that|which)\b.*)?\.?$/i

@@ -58,7 +58,12 @@ describe('flags → JSON Schema', () => {
     ['string from helpValue <value>', option('name', {helpValue: '<value>'}), {type: 'string'}],
     ['string default that looks numeric', option('code', {default: '10'}), {default: '10', type: 'string'}],
     ['a dynamic default is not advertised', option('owner', {default: () => 'me'}), {type: 'string'}],
-    ['env note', option('token', {env: 'ACME_TOKEN', summary: 'Token.'}), {description: 'Token. Defaults to $ACME_TOKEN.', type: 'string'}],
+    ['env note', option('region', {env: 'ACME_REGION', summary: 'Region.'}), {description: 'Region. Defaults to $ACME_REGION.', type: 'string'}],
+    [
+      'a secret with a variable',
+      option('token', {env: 'ACME_TOKEN', summary: 'Token.'}),
+      {description: 'Token. Better left out: set $ACME_TOKEN where the server runs, so the secret never passes through the model. Defaults to $ACME_TOKEN.', type: 'string'},
+    ],
   ])('%s', (_, flag, expected) => {
     expect(property(flag)).toEqual(expected)
   })
@@ -96,6 +101,18 @@ describe('flags → JSON Schema', () => {
     expect(built.json.properties.key.description).toBe('API key. Leave it out when $RDME_API_KEY is set where the server runs. Defaults to $RDME_API_KEY.')
     expect(built.json.properties.project.description).toContain('Leave it out to use what the CLI keeps from its login.')
     expect(built.json.properties.org.description).toBe('Leave it out to let the CLI fill it in itself.')
+  })
+
+  it('treats credentials taken as flags as secrets in any spelling or by their text, and points to their variable', () => {
+    const built = build(command([
+      option('apiSecret', {env: 'VONAGE_API_SECRET', summary: 'Your Vonage API secret.'}),
+      option('client_secret'),
+      option('bearer'),
+      option('auth', {summary: 'Bearer token'}),
+      option('region', {summary: 'Region to use.'}),
+    ]))
+    expect(built.params.filter((p) => p.secret).map((p) => p.name).sort()).toEqual(['apiSecret', 'auth', 'bearer', 'client_secret'])
+    expect(built.json.properties.apiSecret.description).toContain('Better left out: set $VONAGE_API_SECRET where the server runs, so the secret never passes through the model.')
   })
 
   it('marks required option flags required, never booleans', () => {
