@@ -111,7 +111,7 @@ describe('flags → JSON Schema', () => {
       option('auth', {summary: 'Bearer token'}),
       option('region', {summary: 'Region to use.'}),
     ]))
-    expect(built.params.filter((p) => p.secret).map((p) => p.name).sort()).toEqual(['apiSecret', 'auth', 'bearer', 'client_secret'])
+    expect(built.params.flatMap((p) => (p.kind !== 'rest' && p.secret ? [p.name] : [])).sort()).toEqual(['apiSecret', 'auth', 'bearer', 'client_secret'])
     expect(built.json.properties.apiSecret.description).toContain('Better left out: set $VONAGE_API_SECRET where the server runs, so the secret never passes through the model.')
   })
 
