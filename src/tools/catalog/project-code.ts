@@ -53,3 +53,43 @@ export function projectCodeReason({flags, text}: CodeFacts): string | undefined 
 
   return undefined
 }
+
+// Commands that run what they are given: an arbitrary query in a language that can write (GraphQL, SQL), a script or
+// expression, a shell command, or an API request whose method or body is an argument (prism `graphql:query`:
+// "Execute an arbitrary GraphQL query" ran a deleteIntegration mutation). What runs is the caller's, not the command's:
+// such a command is not read-only, whatever its verb. A query in a language that only reads (SOQL) is not this.
+
+/** Text that says the command runs whatever it is handed. */
+const RUNS_WHAT_IT_IS_GIVEN = [
+  /\b(?:arbitrary|any|raw|custom)\s+(?:(?:graphql|sql|http|https|rest|api|shell|javascript|js|typescript|python|bash|cypher|gremlin)\s+)?(?:query|queries|mutations?|requests?|commands?|code|scripts?|statements?|expressions?|api\s+calls?|calls?\s+to\s+the\s+api)\b/i,
+  /\bgraphql\s+(?:query|queries|mutations?|requests?|operations?)\b/i,
+  /\b(?:(?:make|send|perform|issue)s?|making|sending|performing|issuing)\s+(?:an?\s+)?(?:authenticated\s+|raw\s+)?(?:http|https|api|rest)\s+requests?\b/i,
+  /\b(?:evaluates?|evaluating|eval)\s+(?:an?\s+|the\s+given\s+)?(?:javascript|js|code|expressions?|scripts?)\b/i,
+]
+/** A flag that chooses the HTTP method of a request the command sends. */
+const METHOD_FLAG = /^(?:x-)?(?:http-?|request-?)?method$|^(?:x|verb)$/i
+const WRITING_METHODS = /^(?:post|put|patch|delete)$/i
+
+export interface InputFacts {
+  flags: readonly {description?: string; name: string; options?: readonly string[]; summary?: string; type: string}[]
+  /** The command's summary and description, rendered. */
+  text: string
+}
+
+/** Why a command runs what it is given (so it is not read-only), or undefined. */
+export function runsGivenInputReason({flags, text}: InputFacts): string | undefined {
+  const prose = text.replaceAll(/\s+/g, ' ')
+  for (const pattern of RUNS_WHAT_IT_IS_GIVEN) {
+    const said = pattern.exec(prose)
+    if (said) return `its text says it runs what it is given ("${said[0]}")`
+  }
+
+  for (const flag of flags) {
+    if (flag.type !== 'option' || !METHOD_FLAG.test(flag.name)) continue
+    const choices = flag.options ?? []
+    const about = `${flag.summary ?? ''} ${flag.description ?? ''}`
+    if (choices.some((choice) => WRITING_METHODS.test(choice)) || /\b(?:http|request)\b/i.test(about)) return `flag --${flag.name} chooses the HTTP method of the request it sends`
+  }
+
+  return undefined
+}

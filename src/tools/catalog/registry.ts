@@ -10,7 +10,7 @@ import {callInputs} from './call-inputs.js'
 import {commandSummary, renderedDetails, renderTemplate, toolDescription, topicIds} from './help-text.js'
 import {type HintSource, resolveHints, toolAnnotations, type ToolAnnotations, type ToolHints, writingFlagReason} from './hints.js'
 import {buildToolInput, flagSignature, isExposedFlag, SchemaError, type SchemaOptions, type ToolInput} from './input-schema.js'
-import {projectCodeReason} from './project-code.js'
+import {projectCodeReason, runsGivenInputReason} from './project-code.js'
 import {selfManagementReason} from './self-management.js'
 import {assignToolNames, BUILTIN_TOOL_NAMES} from './tool-names.js'
 
@@ -122,8 +122,10 @@ function describeCommandTool(
   // A reading verb is not enough when the command runs the project's own code first (its build, install, scripts).
   const details = renderedDetails(command, config)
   const runsCode = hints.readOnlyHint && resolved.source !== 'author' && projectCodeReason({flags: Object.values(command.flags ?? {}), text: `${summary}\n${details}`})
-  if (runsCode) {
-    evidence.push(runsCode)
+  // Nor when what it runs is whatever it is given (an arbitrary query, a script, a request of any method).
+  const runsInput = hints.readOnlyHint && resolved.source !== 'author' && !runsCode && runsGivenInputReason({flags: Object.values(command.flags ?? {}), text: `${summary}\n${details}`})
+  if (runsCode || runsInput) {
+    evidence.push((runsCode || runsInput) as string)
     hints = {...hints, destructiveHint: false, idempotentHint: false, readOnlyHint: false}
   }
   // A read-only command keeps its label whatever the model passes: flags that would change something are left out.

@@ -1,6 +1,6 @@
 import {describe, expect, it} from '@jest/globals'
 
-import {projectCodeReason} from '../../../src/tools/catalog/project-code.js'
+import {projectCodeReason, runsGivenInputReason} from '../../../src/tools/catalog/project-code.js'
 
 const bool = (name: string, allowNo = false) => ({allowNo, name, type: 'boolean'})
 const option = (name: string) => ({name, type: 'option'})
@@ -49,5 +49,34 @@ describe('projectCodeReason: text that says the command runs the project\'s code
     'Get the results of a test run. Use the --code-coverage flag to see coverage for each test method run.',
   ])('not %p', (text) => {
     expect(projectCodeReason({flags: [], text})).toBeUndefined()
+  })
+})
+
+describe('runsGivenInputReason: a command that runs what it is given is not read-only', () => {
+  it.each([
+    // @prismatic-io/prism 10.4 `graphql:query`, which ran a deleteIntegration mutation under --read-only
+    'Execute an arbitrary GraphQL query',
+    'Run a GraphQL query against the API.',
+    'Send raw HTTP requests to the platform API.',
+    'Runs any SQL statement against the database.',
+    'Evaluate JavaScript in the app context.',
+    'Makes an authenticated API request and prints the response.',
+  ])('%p', (text) => {
+    expect(runsGivenInputReason({flags: [], text})).toMatch(/^its text says it runs what it is given/)
+  })
+
+  it('a flag choosing the HTTP method of the request', () => {
+    expect(runsGivenInputReason({flags: [{name: 'method', options: ['GET', 'POST', 'DELETE'], type: 'option'}], text: 'Call an endpoint.'})).toBe('flag --method chooses the HTTP method of the request it sends')
+    expect(runsGivenInputReason({flags: [{name: 'X', summary: 'HTTP method to use', type: 'option'}], text: 'Call an endpoint.'})).toBe('flag --X chooses the HTTP method of the request it sends')
+  })
+
+  it.each([
+    // @salesforce/cli `data query`: SOQL only reads
+    'Execute a SOQL query.',
+    'List the queries saved in the project.',
+    'Show the status of the last request.',
+    'Display the methods an API offers.',
+  ])('not %p', (text) => {
+    expect(runsGivenInputReason({flags: [{name: 'query', type: 'option'}, {name: 'method', options: ['sync', 'async'], summary: 'Sorting method.', type: 'option'}], text})).toBeUndefined()
   })
 })
