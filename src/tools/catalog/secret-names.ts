@@ -24,3 +24,20 @@ export function isSecretName(name: string): boolean {
  * with", "Client secret of the connected app"): a flag so described holds a secret whatever its name.
  */
 export const SECRET_TEXT = /\b(?:password|passphrase|passcode|credentials?|(?:api|access|auth(?:entication|orization)?|bearer|client|private|refresh|session|secret|signing)[ -](?:key|token|secret))\b|^(?:the |your |an? )?(?:api |access |auth |bearer )?(?:token|secret)(?:\s+(?:to|for|used|of|that|which)\b.*)?\.?$/i
+
+/** Words that name a secret on their own as a field (`"apiSecret"`, `token:`), bare `key` and `private` not among them. */
+const FIELD_WORDS = new Set(['apikey', 'bearer', 'credential', 'credentials', 'passcode', 'passphrase', 'passwd', 'password', 'pwd', 'secret', 'token'])
+const KEY_OWNERS = new Set(['access', 'api', 'client', 'master', 'private', 'secret', 'signing'])
+
+/**
+ * Whether a field a command prints (a JSON key, a `name: value` line, a table column) holds a secret: `apiSecret`,
+ * `access_token`, `PASSWORD`, `private_key`, `client-secret`; not a bare `key` (`"key": "tasks:add"`) or `private`.
+ */
+export function isSecretField(name: string): boolean {
+  const words = name
+    .replaceAll(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean)
+  return words.some((word, i) => FIELD_WORDS.has(word) || SECRET_ENDING.test(word) || (KEY_OWNERS.has(word) && words[i + 1] === 'key'))
+}

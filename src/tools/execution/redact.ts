@@ -1,4 +1,4 @@
-import {isSecretName} from '../catalog/secret-names.js'
+import {isSecretField, isSecretName} from '../catalog/secret-names.js'
 
 // Secret values (of flags, args and environment variables whose names say they hold one) must never reach a result,
 // an error message, a log line, a progress message or an audit record: they are replaced wherever they appear in text
@@ -239,27 +239,88 @@ function redactRanges(text: string, ranges: [number, number][]): string {
   return out + text.slice(done)
 }
 
+/** Values that say nothing secret: left as they are in a secret-named field. */
+const PLAIN_VALUE = /^(?:|true|false|null|none|undefined|\[REDACTED\]|\*+|<[^>]*>|\(?not set\)?|-)$/i
+/** A JSON member with a string value: `"apiSecret": "…"`. */
+const JSON_MEMBER = /"([^"\\\n]{1,64})"(\s*:\s*)"((?:[^"\\\n]|\\.)*)"/g
+/** A `name: value` or `name=value` line (YAML, .env, oclif's own key-value output), its value to the end of the line. */
+const NAME_VALUE = /^([ \t]*(?:[-*][ \t]+)?["']?)([A-Za-z_][\w.-]{0,63})(["']?[ \t]*[:=][ \t]*)(\S[^\n]*?)([ \t]*)$/gm
+/** Cells of a table row: separated by two spaces or more, or by a border. */
+const CELL = /[^\s│|┃║](?:[^│|┃║\n]*?[^\s│|┃║])?(?=\s{2,}|\s*[│|┃║]|\s*$)/g
+
+/** A table's secret-named columns (by the header's cells) blanked on the rows under it, up to a blank line. */
+function redactTableColumns(text: string): string {
+  if (!/\S {2,}\S|[│|┃║]/.test(text)) return text
+  const lines = text.split('\n')
+  let spans: [number, number][] = []
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]
+    if (line.trim() === '') {
+      spans = []
+      continue
+    }
+
+    if (spans.length > 0) {
+      let out = line
+      // Right to left, so a replacement of another length leaves the columns to its left where they were.
+      for (const [start, end] of [...spans].reverse()) {
+        const cell = out.slice(start, end)
+        if (cell.trim() !== '' && !PLAIN_VALUE.test(cell.trim())) out = out.slice(0, start) + cell.replace(/\S(?:.*\S)?/, REDACTED) + out.slice(end)
+      }
+
+      lines[i] = out
+      continue
+    }
+
+    const cells = [...line.matchAll(CELL)]
+    if (cells.length < 2) continue
+    const secret = cells.flatMap((cell, n) => (isSecretField(cell[0].trim()) && !/\s/.test(cell[0].trim()) ? [n] : []))
+    if (secret.length === 0) continue
+    spans = secret.map((n) => [cells[n].index, n + 1 < cells.length ? cells[n + 1].index : Number.MAX_SAFE_INTEGER])
+  }
+
+  return lines.join('\n')
+}
+
+/**
+ * Values of secret-named fields in what a command prints, whatever it is: a JSON member (`"apiSecret": "…"`), a
+ * `name: value` or `NAME=value` line, a table's secret-named column. Credentials a command reads from its own store
+ * (`vonage config`, `prism me:token`) are values nobody named to the server, so they are recognised by their field.
+ */
+export function redactSecretFields(text: string): string {
+  if (!/pass|secret|token|key|credential|bearer|pwd/i.test(text)) return text
+  let out = text.replaceAll(JSON_MEMBER, (whole, name: string, colon: string, value: string) => (isSecretField(name) && !PLAIN_VALUE.test(value) ? `"${name}"${colon}"${REDACTED}"` : whole))
+  out = out.replaceAll(NAME_VALUE, (whole, lead: string, name: string, sep: string, value: string, tail: string) => {
+    const bare = value.replace(/^["']|["'],?$/g, '')
+    return isSecretField(name) && !PLAIN_VALUE.test(bare) && !value.startsWith('{') && !value.startsWith('[') ? `${lead}${name}${sep}${REDACTED}${tail}` : whole
+  })
+  return redactTableColumns(out)
+}
+
 /**
  * Replaces every form of the given secrets (secretForms) in strings and object keys, at any depth of a JSON-like
- * value, and the pieces of one wrapped across lines. Applied to raw values before anything is quoted or serialised,
- * and the escaped forms catch what a command serialised itself.
+ * value, and the pieces of one wrapped across lines; and the values of secret-named fields a command prints
+ * (redactSecretFields; in a JSON-like value, the string under a secret-named key). Applied to raw values before
+ * anything is quoted or serialised, and the escaped forms catch what a command serialised itself.
  */
 export function redactor(secrets: readonly string[]): Redact {
   const raw = secrets.filter((s) => s.length >= MIN_SECRET_LENGTH)
   const values = [...new Set(raw.flatMap((secret) => secretForms(secret)))]
-  if (values.length === 0) return (value) => value
   const wrappable = values.filter((form) => form.length >= MIN_WRAPPED_LENGTH && !form.includes('\n'))
   const joints = jointsOf(wrappable)
   const text = (s: string) => {
     const wrapped = wrappable.length > 0 && s.includes('\n') ? wrappedPieces(s, wrappable, joints) : []
     const ranges = [...values.flatMap((form) => occurrences(s, form)), ...wrapped]
-    return ranges.length === 0 ? s : redactRanges(s, ranges)
+    return redactSecretFields(ranges.length === 0 ? s : redactRanges(s, ranges))
   }
 
   const deep = (value: unknown): unknown => {
     if (typeof value === 'string') return text(value)
     if (Array.isArray(value)) return value.map((item) => deep(item))
-    if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [text(k), deep(v)]))
+    if (value && typeof value === 'object') {
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [text(k), typeof v === 'string' && isSecretField(k) && !PLAIN_VALUE.test(v) ? REDACTED : deep(v)]))
+    }
+
     return value
   }
 

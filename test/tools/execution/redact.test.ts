@@ -1,7 +1,7 @@
 import {describe, expect, it} from '@jest/globals'
 import fc from 'fast-check'
 
-import {REDACTED, redactor, secretEnvValues, secretForms} from '../../../src/tools/execution/redact.js'
+import {REDACTED, redactor, redactSecretFields, secretEnvValues, secretForms} from '../../../src/tools/execution/redact.js'
 
 describe('redactor', () => {
   it('replaces every occurrence at any depth, longest secrets first, and leaves other values alone', () => {
@@ -29,9 +29,10 @@ describe('redactor', () => {
     expect(redact('line: AAAABBBBCCCC')).toBe(`line: ${REDACTED}`)
   })
 
-  it('is the identity when there is nothing to hide', () => {
-    const value = {a: 'b'}
-    expect(redactor([])(value)).toBe(value)
+  it('changes nothing when there is nothing to hide', () => {
+    const value = {a: 'b', list: ['c', {d: 1}]}
+    expect(redactor([])(value)).toEqual(value)
+    expect(redactor([])('plain text')).toBe('plain text')
   })
 })
 
@@ -155,5 +156,32 @@ describe('redactor: a secret wrapped across lines', () => {
 describe('secretEnvValues', () => {
   it('takes the values of secret-named variables only', () => {
     expect(secretEnvValues({GITHUB_TOKEN: 'ghp_x', HOME: '/root', MY_API_KEY: 'k-1', PATH: '/bin', UNSET_TOKEN: undefined}).sort()).toEqual(['ghp_x', 'k-1'])
+  })
+})
+
+describe('redactSecretFields: credentials a command prints from its own store', () => {
+  it.each([
+    // @vonage/cli 1.2 `config`, prism `me:token`, in the forms commands print
+    ['{\n  "apiKey": "a1b2c3d4",\n  "apiSecret": "Zx9yW8vU7t",\n  "region": "eu"\n}', '{\n  "apiKey": "[REDACTED]",\n  "apiSecret": "[REDACTED]",\n  "region": "eu"\n}'],
+    ['{"access_token":"eyJhbGciOi.x.y","token_type":"Bearer","expires_in":3600}', '{"access_token":"[REDACTED]","token_type":"[REDACTED]","expires_in":3600}'],
+    ['apiKey: a1b2c3d4\napiSecret: Zx9yW8vU7t\nregion: eu', 'apiKey: [REDACTED]\napiSecret: [REDACTED]\nregion: eu'],
+    ['DATABASE_PASSWORD=hunter2hunter\nPORT=5432', 'DATABASE_PASSWORD=[REDACTED]\nPORT=5432'],
+    ['  - client_secret: "abc123xyz"', '  - client_secret: [REDACTED]'],
+    ['Name     Token            Expires\nci-bot   ghp_abcdef123456  2027-01-01\nme       ghp_zyx987654321  never', 'Name     Token            Expires\nci-bot   [REDACTED]  2027-01-01\nme       [REDACTED]  never'],
+  ])('%p', (printed, shown) => {
+    expect(redactSecretFields(printed)).toBe(shown)
+  })
+
+  it.each([
+    '{"key": "tasks:add", "private": true, "hasPassword": false, "token": null}',
+    'key: tasks:add\nprivate: yes',
+    'Tokens used: 42 of 100',
+    'Name   Key        Value\napp    max-size   10',
+  ])('leaves alone %p', (printed) => {
+    expect(redactSecretFields(printed)).toBe(printed)
+  })
+
+  it('in a JSON-like value too, under a secret-named key, whatever the secrets named to the server', () => {
+    expect(redactor([])({data: {apiSecret: 'Zx9yW8vU7t', items: [{password: 'p4ssw0rd!', user: 'ann'}]}})).toEqual({data: {apiSecret: REDACTED, items: [{password: REDACTED, user: 'ann'}]}})
   })
 })
