@@ -2,7 +2,7 @@
 // linked by heroku's own `plugins:link`, served over stdio in both eras and over HTTP. Everything called works
 // offline: `version`, `which` (found and not found) and the built-in tools.
 import {afterAll, afterEach, beforeAll, describe, expect, it} from '@jest/globals'
-import {mkdirSync, mkdtempSync, realpathSync, rmSync} from 'node:fs'
+import {existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 
@@ -84,4 +84,35 @@ describe(`heroku ${VERSIONS.heroku} (@oclif/core ${VERSIONS.herokuCore}, Node 20
       expect(await served.stop()).toBe(0)
     }
   })
+})
+
+// The way a user installs the plugin until it is on the npm registry: a tarball packed from this checkout, given to
+// the CLI's own `plugins:install` as a `file:` spec (a bare path to a .tgz is read as a GitHub repository there).
+describe('heroku plugins:install file:<tarball> (what the README tells users)', () => {
+  let dir: string
+  beforeAll(() => {
+    dir = realpathSync(mkdtempSync(join(tmpdir(), 'mcp-compat-tarball-')))
+    mkdirSync(join(dir, 'home'))
+    mkdirSync(join(dir, 'project'))
+  })
+  afterEach(() => expectNoLeftovers(dir))
+  afterAll(() => rmSync(dir, {force: true, recursive: true}))
+
+  it('installs from the packed tarball and serves as an installed (not linked) plugin', async () => {
+    // The build the README's test command ran is what is packed (its scripts would build again).
+    const packed = await runProcess('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], {...(process.env as Record<string, string>)}, ROOT)
+    expect(packed.code).toBe(0)
+    const [{filename, files}] = JSON.parse(packed.stdout) as [{filename: string; files: {path: string}[]}]
+    // The manifest goes with it, and stays in the checkout (a linked checkout without one loads every mcp module on
+    // every run of the CLI).
+    expect(files.map((file) => file.path)).toContain('oclif.manifest.json')
+    expect(existsSync(join(ROOT, 'oclif.manifest.json'))).toBe(true)
+    const env = hostEnv(HEROKU, join(dir, 'home'))
+    const installed = await runProcess(HEROKU.node, [HEROKU.script, 'plugins:install', `file:${join(dir, filename)}`], env, join(dir, 'project'), 600_000)
+    expect([installed.code, installed.stderr]).toEqual([0, expect.any(String)])
+    const listed = await runProcess(HEROKU.node, [HEROKU.script, 'plugins'], env, join(dir, 'project'))
+    expect(listed.stdout).toMatch(new RegExp(`oclif-plugin-mcp ${VERSIONS.plugin.replaceAll('.', '\\.')}(?! \\(link\\))`))
+    const help = await runProcess(HEROKU.node, [HEROKU.script, 'mcp'], env, join(dir, 'project'))
+    expect([help.code, help.stdout]).toEqual([0, expect.stringContaining('mcp:stdio')])
+  }, 900_000)
 })
