@@ -76,15 +76,44 @@ function label(tool: CommandTool): string {
   return 'read-only'
 }
 
-/** One command's section of a topic file: what `<bin> <id> --help` says, and how it stands. */
-function commandSection(tool: CommandTool, config: Config): string {
+/** A flag documented once, in SHARED_FLAGS_FILE, when this many commands (and a quarter of them) take it the same. */
+const SHARED_FLAG_MIN = 5
+const SHARED_FLAGS_FILE = 'references/shared-flags.md'
+/**
+ * The most a reference file holds: a topic with more is split into numbered parts, each a file an agent can read at
+ * once (anypoint's base-class flags made one topic file 98 KB).
+ */
+export const REFERENCE_FILE_BUDGET = 40 * 1024
+
+/** Flags many commands take alike (the same line in their help: a base class's), by their line. */
+function sharedFlagLines(tools: readonly CommandTool[], config: Config): Map<string, string> {
+  const counts = new Map<string, {count: number; name: string}>()
+  for (const tool of tools) {
+    for (const flag of commandDetails(tool, config, new Set()).flags) {
+      const line = flagLine(flag)
+      counts.set(line, {count: (counts.get(line)?.count ?? 0) + 1, name: flag.name})
+    }
+  }
+
+  const least = Math.max(SHARED_FLAG_MIN, Math.ceil(tools.length / 4))
+  return new Map([...counts].filter(([, {count}]) => count >= least).map(([line, {name}]) => [line, name]))
+}
+
+/**
+ * One command's section of a topic file: what `<bin> <id> --help` says, and how it stands; its shared flags named,
+ * with a link (`sharedLink`, relative to the topic file) to where they are described.
+ */
+function commandSection(tool: CommandTool, config: Config, shared: ReadonlyMap<string, string>, sharedLink: string): string {
   // A skill is read by an agent with a shell: which tools a server lists does not enter into it.
   const d = commandDetails(tool, config, new Set())
   const parts = [`## \`${config.bin} ${d.id}\``, `${d.summary || d.description.split('\n')[0] || ''} *(${label(tool)}${d.jsonOutput ? '; `--json`' : ''})*`.trim()]
   if (d.description && d.description !== d.summary) parts.push(d.description)
   parts.push(['```sh', ...usageLines(d, config.bin), '```'].join('\n'))
   if (d.args.length > 0) parts.push(`Arguments:\n${bullet(d.args.map((a) => argLine(a)))}`)
-  if (d.flags.length > 0) parts.push(`Flags:\n${bullet(d.flags.map((f) => flagLine(f)))}`)
+  const own = d.flags.filter((f) => !shared.has(flagLine(f)))
+  const common = d.flags.filter((f) => shared.has(flagLine(f)))
+  if (own.length > 0) parts.push(`Flags:\n${bullet(own.map((f) => flagLine(f)))}`)
+  if (common.length > 0) parts.push(`Also the [shared flags](${sharedLink}) ${common.map((f) => `\`--${f.name}\``).join(', ')}.`)
   if (tool.withheldFlags.length > 0) {
     parts.push(`Not read-only with: ${tool.withheldFlags.map((w) => `\`--${w.name}\``).join(', ')} (the server leaves these out; run them only when the person asks).`)
   }
@@ -111,6 +140,38 @@ export function agentSkill(config: Config, projection: Projection): AgentSkill {
   const name = skillName(bin)
   const description = clip(cliPurpose(config, projection, readOnly, 'which command does what, its flags, and how to run it without prompts and safely'), SKILL_DESCRIPTION_MAX)
 
+  // Flags a base class gives many commands are said once; a topic larger than a reference file can hold is split.
+  const shared = sharedFlagLines(tools, config)
+  const sharedFile: SkillFile | undefined =
+    shared.size > 0
+      ? {path: SHARED_FLAGS_FILE, text: `# ${bin}: shared flags\n\nFlags many ${bin} commands take alike; each command's section names the ones it takes.\n\n${bullet([...shared.keys()])}\n`}
+      : undefined
+  const references: SkillFile[] = []
+  const partsOf = new Map<string, string[]>()
+  for (const topic of topics) {
+    const title = `# ${bin}: ${topic === 'top-level' ? 'top-level commands' : `the ${topic} topic`}`
+    const sections = byTopic.get(topic)!.map((tool) => commandSection(tool, config, shared, 'shared-flags.md'))
+    const parts: string[][] = [[]]
+    let size = title.length
+    for (const section of sections) {
+      if (parts.at(-1)!.length > 0 && size + section.length > REFERENCE_FILE_BUDGET) {
+        parts.push([])
+        size = title.length
+      }
+
+      parts.at(-1)!.push(section)
+      size += section.length + 2
+    }
+
+    const base = files.get(topic)!
+    const paths = parts.map((_, n) => (n === 0 ? base : base.replace(/\.md$/, `-${n + 1}.md`)))
+    partsOf.set(topic, paths)
+    for (const [n, part] of parts.entries()) {
+      const heading = parts.length > 1 ? `${title} (part ${n + 1} of ${parts.length})` : title
+      references.push({path: paths[n], text: `${heading}\n\n${part.join('\n\n')}\n`})
+    }
+  }
+
   const jsonCount = tools.filter((t) => t.json).length
   const body = [
     `# ${bin}`,
@@ -125,6 +186,7 @@ export function agentSkill(config: Config, projection: Projection): AgentSkill {
         : `Commands marked *may change things* change state (files, accounts, remote services). Say what you are about to run first. Commands marked *destructive* delete or overwrite: show the person the exact command line and run it only once they have said yes.`,
       `Commands that manage ${bin} itself (installing plugins, updating, shell set-up) are left out on purpose: do not run them.`,
     ]),
+    ...(sharedFile ? [`Flags many commands take alike are described once, in [shared flags](${SHARED_FLAGS_FILE}).`] : []),
     ...(destructive.length > 0 && !readOnly
       ? ['## Destructive commands (ask first)', `${destructive.map((t) => `\`${t.displayId}\``).join(', ')}: run none of these before the person has seen the command line and said yes.`]
       : []),
@@ -133,15 +195,13 @@ export function agentSkill(config: Config, projection: Projection): AgentSkill {
       topics.map((topic) => {
         const all = byTopic.get(topic)!
         const named = all.slice(0, TOPIC_NAMES_SHOWN).map((t) => `\`${t.displayId}\``)
-        return `[${topic}](${files.get(topic)}) (${all.length}): ${named.join(', ')}${all.length > named.length ? ` and ${all.length - named.length} more` : ''}`
+        const [first, ...more] = partsOf.get(topic)!
+        const links = more.length > 0 ? ` (parts: ${[first, ...more].map((path, n) => `[${n + 1}](${path})`).join(', ')})` : ''
+        return `[${topic}](${first})${links} (${all.length}): ${named.join(', ')}${all.length > named.length ? ` and ${all.length - named.length} more` : ''}`
       }),
     ),
   ]
   // Both quoted: a bin named `yes` or `123` would otherwise read as a boolean or a number.
   const skill = `---\nname: ${JSON.stringify(name)}\ndescription: ${JSON.stringify(description)}\n---\n\n${body.join('\n\n')}\n`
-  const references = topics.map((topic) => ({
-    path: files.get(topic)!,
-    text: `# ${bin}: ${topic === 'top-level' ? 'top-level commands' : `the ${topic} topic`}\n\n${byTopic.get(topic)!.map((tool) => commandSection(tool, config)).join('\n\n')}\n`,
-  }))
-  return {description, files: [{path: 'SKILL.md', text: skill}, ...references], name}
+  return {description, files: [{path: 'SKILL.md', text: skill}, ...(sharedFile ? [sharedFile] : []), ...references], name}
 }

@@ -7,6 +7,7 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {parse} from 'yaml'
 
+import {REFERENCE_FILE_BUDGET} from '../../src/mcp/agent-skill.js'
 import {CORPUS, nodeOf, prepare, runCli, scriptOf} from './clis.js'
 
 const space = realpathSync(mkdtempSync(join(tmpdir(), 'mcp-skill-corpus-')))
@@ -40,5 +41,15 @@ describe.each(CORPUS.map((cli) => [cli.package, cli] as const))('%s', (_label, c
     expect([...where.values()].filter((n) => n !== 1)).toEqual([])
     const outside = served.notListed.filter((n) => /hidden|manages the CLI itself|the MCP server itself/.test(n.reason)).map((n) => n.id)
     expect(outside.filter((id) => where.has(id))).toEqual([])
+
+    // Every reference file is one an agent can read at once: within the budget, unless one command's section alone
+    // is larger; flags a base class gives many commands are described once, in shared-flags.md, each linked.
+    const sizes = readdirSync(join(dir, 'references')).map((file) => readFileSync(join(dir, 'references', file), 'utf8'))
+    for (const text of sizes) {
+      const sections = text.split(/\n(?=## `)/).slice(1)
+      if (sections.length > 1) expect(Buffer.byteLength(text)).toBeLessThanOrEqual(REFERENCE_FILE_BUDGET + 4096)
+    }
+
+    for (const file of readdirSync(join(dir, 'references'))) expect(skill).toContain(`](references/${file})`)
   })
 })
