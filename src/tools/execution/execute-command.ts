@@ -10,7 +10,7 @@ import {CapturedStream, type RunOutcome, runChild} from './child-process.js'
 import {jobView} from './job-view.js'
 import type {Job, JobEnd} from './jobs.js'
 import {fitResult, overBudget} from './result-budget.js'
-import {errorResult, stripAnsi, toToolResult} from './tool-result.js'
+import {errorResult, stripAnsi, toToolResult, withoutHostWarnings} from './tool-result.js'
 import {checkWorkdir} from './workdir.js'
 
 const ORPHAN_GUARD = ownFile('tools/execution/orphan-guard.cjs')
@@ -98,7 +98,7 @@ export async function executeCommand(tool: CommandTool, input: Record<string, un
   // Secrets come out of each argument before it is quoted, so no escaped form of one is left behind.
   const shown = argv.map((arg) => how.redact(arg))
   const commandLine = [env.config.bin, tool.displayId, ...shown].map((a, i) => (i < 2 ? a : quote(a))).join(' ')
-  const readable = (raw: string) => how.redact(stripAnsi(raw))
+  const readable = (raw: string) => how.redact(withoutHostWarnings(stripAnsi(raw)))
 
   const prestarted = env.workers.take({argv: [tool.id, ...concealed.argv], cwd: workdir.dir, env: childVars, secrets})
   const started = Date.now()
@@ -142,7 +142,7 @@ export async function executeCommand(tool: CommandTool, input: Record<string, un
   })
 
   const mapped = (outcome: RunOutcome) => {
-    const result = how.redact(toToolResult(outcome, {argv: shown, commandLine, cwd: workdir.dir, id: tool.id, json: tool.json}, tool.timeoutMs))
+    const result = how.redact(toToolResult({...outcome, stderr: withoutHostWarnings(stripAnsi(outcome.stderr))}, {argv: shown, commandLine, cwd: workdir.dir, id: tool.id, json: tool.json}, tool.timeoutMs))
     // Whether a prewarmed worker ran it (diagnostics and benchmarks; the output is the same either way).
     result._meta = {[`${PLUGIN_NAME}/run`]: {warm: prestarted !== undefined}}
     return {result, streams: {stderr: readable(outcome.stderr), stdout: readable(outcome.stdout)}}

@@ -45,6 +45,39 @@ export function stripAnsi(text: string): string {
   return stripVTControlCharacters(text).replaceAll(LONE_ESCAPE, '')
 }
 
+/**
+ * What oclif itself warns of while it loads a host's plugins, on every run of every command: noise in a tool result.
+ * @oclif/core 4 honours OCLIF_DISABLE_LINKED_ESM_WARNING (set for every command), core 3 does not.
+ */
+const HOST_LOADING_WARNINGS = [
+  /\bis a linked ESM module and cannot be auto-transpiled\. Existing compiled source will be used instead\./,
+  /\bts-node executable cannot transpile ESM in Node \d+\. Existing compiled source will be used instead\./,
+]
+
+/**
+ * A command's stderr without oclif's own plugin-loading warnings: a `› Warning:` block (its continuation lines
+ * included, as oclif wraps it) whose text is one of HOST_LOADING_WARNINGS. Anything else stays.
+ */
+export function withoutHostWarnings(stderr: string): string {
+  if (!stderr.includes('Existing compiled source will be used instead')) return stderr
+  const lines = stderr.split('\n')
+  const kept: string[] = []
+  for (let i = 0; i < lines.length; i++) {
+    if (!/^\s*(?:›\s+)?Warning: /.test(lines[i])) {
+      kept.push(lines[i])
+      continue
+    }
+
+    let end = i + 1
+    while (end < lines.length && /^\s*›\s{2,}\S/.test(lines[end]) && !/^\s*›\s+Warning: /.test(lines[end])) end++
+    const text = lines.slice(i, end).map((line) => line.replace(/^\s*›?\s*/, '')).join(' ')
+    if (!HOST_LOADING_WARNINGS.some((warning) => warning.test(text))) kept.push(...lines.slice(i, end))
+    i = end - 1
+  }
+
+  return kept.join('\n')
+}
+
 /** Parses a command's `--json` output; tolerates noise printed before it (another plugin's hook, a warning). */
 export function parseJsonOutput(stdout: string): {ok: true; value: unknown} | {ok: false} {
   const text = stdout.trim()

@@ -1,7 +1,7 @@
 import {describe, expect, it} from '@jest/globals'
 
 import {textOf} from '../../helpers/taskbox.js'
-import {parseJsonOutput, type RunContext, stripAnsi, toToolResult} from '../../../src/tools/execution/tool-result.js'
+import {parseJsonOutput, type RunContext, stripAnsi, toToolResult, withoutHostWarnings} from '../../../src/tools/execution/tool-result.js'
 import type {RunOutcome} from '../../../src/tools/execution/child-process.js'
 
 const ESC = '\u001B'
@@ -205,5 +205,18 @@ describe('toToolResult', () => {
     it('notes truncation on failures too', () => {
       expect(run({exitCode: 1, stdoutDropped: 10}).text.endsWith('\n\n[output truncated: 10 bytes of stdout not shown]')).toBe(true)
     })
+  })
+})
+
+describe('withoutHostWarnings', () => {
+  it("drops oclif's own plugin-loading warnings, wrapped or not, and nothing else", () => {
+    const wrapped = ' ›   Warning: oclif-plugin-mcp is a linked ESM module and cannot be\n ›   auto-transpiled. Existing compiled source will be used instead.\n'
+    const single = 'Warning: oclif-plugin-mcp is a linked ESM module and cannot be auto-transpiled. Existing compiled source will be used instead.\n'
+    const tsNode = ' ›   Warning: ts-node executable cannot transpile ESM in Node 20. Existing compiled source will be used\n ›   instead. See https://github.com/oclif/core/issues/817.\n'
+    const own = ' ›   Warning: the region flag is deprecated; Existing compiled source will be used instead.\n'
+    expect(withoutHostWarnings(`${wrapped}real error\n`)).toBe('real error\n')
+    expect(withoutHostWarnings(`${single}${tsNode}done\n`)).toBe('done\n')
+    expect(withoutHostWarnings(`${own}done\n`)).toBe(`${own}done\n`)
+    expect(withoutHostWarnings('plain\n')).toBe('plain\n')
   })
 })
