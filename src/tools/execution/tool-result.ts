@@ -69,8 +69,9 @@ export function withoutHostWarnings(stderr: string): string {
     }
 
     let end = i + 1
-    while (end < lines.length && /^\s*›\s{2,}\S/.test(lines[end]) && !/^\s*›\s+Warning: /.test(lines[end])) end++
-    const text = lines.slice(i, end).map((line) => line.replace(/^\s*›?\s*/, '')).join(' ')
+    // Continuation lines are indented under the `›`; one that starts another message (an Error, its Code) is not.
+    while (end < lines.length && /^\s*›\s{2,}\S/.test(lines[end]) && !/^\s*›\s+(?:Warning|Error|Code|Reference|Try this)\b[^:]*:/.test(lines[end])) end++
+    const text = lines.slice(i, end).map((line) => line.replace(/^\s*›?\s*/, '')).join(' ').replaceAll(/\s+/g, ' ')
     if (!HOST_LOADING_WARNINGS.some((warning) => warning.test(text))) kept.push(...lines.slice(i, end))
     i = end - 1
   }

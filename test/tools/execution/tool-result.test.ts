@@ -210,11 +210,14 @@ describe('toToolResult', () => {
 
 describe('withoutHostWarnings', () => {
   it("drops oclif's own plugin-loading warnings, wrapped or not, and nothing else", () => {
-    const wrapped = ' ›   Warning: oclif-plugin-mcp is a linked ESM module and cannot be\n ›   auto-transpiled. Existing compiled source will be used instead.\n'
+    // As @oclif/core 3.27 prints it (each wrapped line ends in a space).
+    const wrapped = ' ›   Warning: oclif-plugin-mcp is a linked ESM module and cannot be \n ›   auto-transpiled. Existing compiled source will be used instead.\n'
     const single = 'Warning: oclif-plugin-mcp is a linked ESM module and cannot be auto-transpiled. Existing compiled source will be used instead.\n'
     const tsNode = ' ›   Warning: ts-node executable cannot transpile ESM in Node 20. Existing compiled source will be used\n ›   instead. See https://github.com/oclif/core/issues/817.\n'
     const own = ' ›   Warning: the region flag is deprecated; Existing compiled source will be used instead.\n'
     expect(withoutHostWarnings(`${wrapped}real error\n`)).toBe('real error\n')
+    // What follows in oclif's own form stays: an error under the warning.
+    expect(withoutHostWarnings(`${wrapped} ›   Error: No file named missing.txt\n`)).toBe(' ›   Error: No file named missing.txt\n')
     expect(withoutHostWarnings(`${single}${tsNode}done\n`)).toBe('done\n')
     expect(withoutHostWarnings(`${own}done\n`)).toBe(`${own}done\n`)
     expect(withoutHostWarnings('plain\n')).toBe('plain\n')
