@@ -1,7 +1,7 @@
 // What the benchmarks share: an isolated HOME, the median, and children that never outlive the benchmark.
 import {spawn} from 'node:child_process'
 import {createHash} from 'node:crypto'
-import {existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync} from 'node:fs'
+import {existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync} from 'node:fs'
 import {homedir, tmpdir} from 'node:os'
 import {join} from 'node:path'
 
@@ -69,4 +69,62 @@ export function untilInitialized(node, args, {cwd, env}) {
     child.on('error', reject)
     child.stdin.write(`${INITIALIZE}\n`)
   })
+}
+
+/**
+ * Every process a run starts carries one variable (`variable`=a value unique to this run), and so does whatever those
+ * start (workers, hosts, the servers they launch, a CLI's own background processes): that is how they are all found
+ * and stopped, however they were detached or reparented (killAtExit's pids would not do for a run that starts
+ * hundreds: a pid kept until exit may by then be another's). However the run ends (a failure, Ctrl-C), nothing it
+ * started outlives it. Call it before making a scratch HOME, so processes go before their files do.
+ */
+export function markedRun(variable, name, {graceMs = 5000, pollMs = 50} = {}) {
+  const mark = `${name}-${process.pid}-${Date.now()}`
+  const wanted = `${variable}=${mark}`
+  /** Pids of the processes that carry this run's mark (read from /proc; ones gone or not ours to read are skipped). */
+  const ours = () => {
+    const pids = []
+    for (const entry of readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue
+      try {
+        if (readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0').includes(wanted)) pids.push(Number(entry))
+      } catch {
+        // Gone, or not ours to read.
+      }
+    }
+
+    return pids
+  }
+
+  const killAll = (pids) => {
+    for (const pid of pids) {
+      try {
+        process.kill(pid, 'SIGKILL')
+      } catch {
+        // Already gone.
+      }
+    }
+  }
+
+  process.once('exit', () => killAll(ours()))
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.once(signal, () => process.exit(130))
+  /** Waits until no process of this run is left (SIGKILL for what is still there after the grace). */
+  const settle = async () => {
+    const killAt = performance.now() + graceMs
+    let killed = false
+    for (;;) {
+      const left = ours()
+      if (left.length === 0) return
+      if (!killed && performance.now() > killAt) {
+        killAll(left)
+        killed = true
+      } else if (killed && performance.now() > killAt + graceMs) {
+        throw new Error(`processes of this run would not end: ${left.join(', ')}`)
+      }
+
+      await new Promise((resolve) => setTimeout(resolve, pollMs))
+    }
+  }
+
+  return {env: {[variable]: mark}, killAll, ours, settle}
 }

@@ -17,14 +17,14 @@
 // (NAME: taskbox or a corpus CLI's name; --smoke is one round on taskbox and heroku unless names are given.)
 // Linux only: what the run started is found afterwards by a variable in each process's /proc/<pid>/environ.
 import {execFile, spawn} from 'node:child_process'
-import {mkdirSync, readdirSync, readFileSync, writeFileSync} from 'node:fs'
+import {mkdirSync, writeFileSync} from 'node:fs'
 import {cpus, loadavg} from 'node:os'
 import {dirname, join} from 'node:path'
 import {fileURLToPath} from 'node:url'
 import {parseArgs, promisify} from 'node:util'
 
 import {CORPUS, mcpArgv, nodeOf, prepare, ROOT, scriptOf, versionOf} from '../test/corpus/clis.ts'
-import {isolatedHome, median} from './common.mjs'
+import {isolatedHome, markedRun, median} from './common.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const {positionals: only, values: options} = parseArgs({
@@ -46,63 +46,10 @@ const GIVE_UP_MS = 30_000
 const STOP_GRACE_MS = 5000
 const STDERR_TAIL = 2000
 const run = promisify(execFile)
-const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 const ms = (x) => (Number.isFinite(x) ? `${Math.round(x)} ms` : `none in ${GIVE_UP_MS / 1000} s`)
 
-// Every process this run starts carries this variable, and so does whatever those start (workers, a CLI's own
-// background processes): it is how they are all found and stopped, however they were detached or reparented. (Not
-// common.mjs's killAtExit: a run starts hundreds of processes, and a pid kept until exit may by then be another's.)
-const MARK = 'BENCH_FIRST_ANSWER_RUN'
-const mark = `first-answer-${process.pid}-${Date.now()}`
-
-/** Pids of the processes that carry this run's mark (read from /proc; ones gone or not ours to read are skipped). */
-function ours() {
-  const wanted = `${MARK}=${mark}`
-  const pids = []
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue
-    try {
-      if (readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0').includes(wanted)) pids.push(Number(entry))
-    } catch {
-      // Gone, or not ours to read.
-    }
-  }
-
-  return pids
-}
-
-function killAll(pids) {
-  for (const pid of pids) {
-    try {
-      process.kill(pid, 'SIGKILL')
-    } catch {
-      // Already gone.
-    }
-  }
-}
-
-// However the run ends (a failure, Ctrl-C), nothing it started outlives it. Registered before the scratch HOME's
-// removal, so processes go before their files do.
-process.once('exit', () => killAll(ours()))
-for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.once(signal, () => process.exit(130))
-
-/** Waits until no process of this run is left (SIGKILL for what is still there after the grace). */
-async function settle() {
-  const killAt = performance.now() + STOP_GRACE_MS
-  let killed = false
-  for (;;) {
-    const left = ours()
-    if (left.length === 0) return
-    if (!killed && performance.now() > killAt) {
-      killAll(left)
-      killed = true
-    } else if (killed && performance.now() > killAt + STOP_GRACE_MS) {
-      throw new Error(`processes of this run would not end: ${left.join(', ')}`)
-    }
-
-    await pause(50)
-  }
-}
+// Every process this run starts carries this run's mark (common.mjs markedRun): how they are all found and stopped.
+const {env: marked, ours, settle} = markedRun('BENCH_FIRST_ANSWER_RUN', 'first-answer', {graceMs: STOP_GRACE_MS, pollMs: 50})
 
 const {home} = isolatedHome('bench-first-answer-')
 const work = join(home, 'work')
@@ -222,7 +169,7 @@ async function firstAnswers(node, args, env, request, count) {
   const servers = []
   for (let i = 0; i < count; i++) {
     const started = performance.now()
-    const child = spawn(node, args, {cwd: work, env: {...env, [MARK]: mark}, stdio: ['pipe', 'pipe', 'pipe']})
+    const child = spawn(node, args, {cwd: work, env: {...env, ...marked}, stdio: ['pipe', 'pipe', 'pipe']})
     // The end of its stderr, to say why should it fail.
     let stderr = ''
     child.stderr.on('data', (chunk) => (stderr = (stderr + chunk).slice(-STDERR_TAIL)))
@@ -248,7 +195,7 @@ async function version(cli, count) {
   const took = await Promise.all(
     Array.from({length: count}, async () => {
       const started = performance.now()
-      await run(cli.node, [cli.script, '--version'], {cwd: work, env: {...cli.env, [MARK]: mark}, killSignal: 'SIGKILL', timeout: GIVE_UP_MS})
+      await run(cli.node, [cli.script, '--version'], {cwd: work, env: {...cli.env, ...marked}, killSignal: 'SIGKILL', timeout: GIVE_UP_MS})
       return performance.now() - started
     }),
   )

@@ -23,7 +23,7 @@
 // Linux only: what the run started is found afterwards by a variable in each process's /proc/<pid>/environ.
 import {Config} from '@oclif/core'
 import {execFile, spawn} from 'node:child_process'
-import {existsSync, mkdirSync, readdirSync, readFileSync, realpathSync} from 'node:fs'
+import {existsSync, mkdirSync, readFileSync, realpathSync} from 'node:fs'
 import {registerHooks} from 'node:module'
 import {cpus} from 'node:os'
 import {dirname, join} from 'node:path'
@@ -36,7 +36,7 @@ import {buildRegistry} from '../dist/tools/catalog/registry.js'
 import {buildCommandIndex} from '../dist/tools/exposure/command-search.js'
 import {CORPUS, installDir, mcpArgv, nodeOf, packageRoot, prepare, ROOT, runCli, versionOf} from '../test/corpus/clis.ts'
 import {startModelEndpoint} from '../test/corpus/model-endpoint.ts'
-import {isolatedHome} from './common.mjs'
+import {isolatedHome, markedRun} from './common.mjs'
 
 // codex-turn.ts imports its neighbours as './clis.js' (the spelling its Jest run resolves); Node's type stripping
 // does not map that to the .ts file, so a specifier that fails from a .ts parent is tried again as .ts.
@@ -69,61 +69,9 @@ const WAIT_MS = 30_000
 /** How long what a turn started is given to end by itself before SIGKILL. */
 const STOP_GRACE_MS = 5000
 const run = promisify(execFile)
-const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 
-// Every process this run starts carries this variable, and so does whatever those start (the hosts, the servers they
-// launch, the servers' workers): it is how they are all found and stopped, however they were detached or reparented.
-const MARK = 'BENCH_HOST_SEARCH_RUN'
-const mark = `host-search-${process.pid}-${Date.now()}`
-
-/** Pids of the processes that carry this run's mark (read from /proc; ones gone or not ours to read are skipped). */
-function ours() {
-  const wanted = `${MARK}=${mark}`
-  const pids = []
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue
-    try {
-      if (readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0').includes(wanted)) pids.push(Number(entry))
-    } catch {
-      // Gone, or not ours to read.
-    }
-  }
-
-  return pids
-}
-
-function killAll(pids) {
-  for (const pid of pids) {
-    try {
-      process.kill(pid, 'SIGKILL')
-    } catch {
-      // Already gone.
-    }
-  }
-}
-
-// However the run ends (a failure, Ctrl-C), nothing it started outlives it. Registered before the scratch HOME's
-// removal (isolatedHome below), so processes go before their files do.
-process.once('exit', () => killAll(ours()))
-for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.once(signal, () => process.exit(130))
-
-/** Waits until no process of this run is left: the hosts end their servers, a server its workers; SIGKILL after the grace. */
-async function settle() {
-  const killAt = performance.now() + STOP_GRACE_MS
-  let killed = false
-  for (;;) {
-    const left = ours()
-    if (left.length === 0) return
-    if (!killed && performance.now() > killAt) {
-      killAll(left)
-      killed = true
-    } else if (killed && performance.now() > killAt + STOP_GRACE_MS) {
-      throw new Error(`processes of this run would not end: ${left.join(', ')}`)
-    }
-
-    await pause(100)
-  }
-}
+// Every process this run starts carries this run's mark (common.mjs markedRun): how they are all found and stopped.
+const {env: marked, killAll, ours, settle} = markedRun('BENCH_HOST_SEARCH_RUN', 'host-search', {graceMs: STOP_GRACE_MS, pollMs: 100})
 
 const {home: scratch} = isolatedHome('bench-host-search-')
 // The in-process find_commands engine loads each CLI the way bench/find-commands.mjs does: with no user config,
@@ -397,7 +345,7 @@ for (const cli of clis) {
   // Claude Code keys a local-scope server by the project's real path.
   mkdirSync(join(scratch, `${cli.name}-project`))
   const project = realpathSync(join(scratch, `${cli.name}-project`))
-  const env = {...cli.home(home), [MARK]: mark}
+  const env = {...cli.home(home), ...marked}
   const result = {cli, firstList: {}, rows: []}
   measured.push(result)
   // The tool names each host gets for each command, and the servers registered the way a person does it.
