@@ -10,7 +10,7 @@ import type {IdempotencyRecords, JobRecord, OutputStream, SharedRecords} from '.
 import {DEFAULT_STATE_QUOTA, shownUrl, type StateQuota} from '../../settings/state-url.js'
 import {canonicalJson, shortHash} from '../catalog/fingerprint.js'
 import {checkIdempotencyKey} from './idempotency-store.js'
-import {shownSize} from './output-store.js'
+import {quotaFull, reserveRoom} from './redis-quota.js'
 
 // The Redis store: idempotency records, job status and job output, and kept outputs, shared by every `mcp serve`
 // replica that names the same Redis. A claim is a key set only if absent (SET NX), kept alive by a lease its
@@ -35,34 +35,6 @@ const COMMAND_TIMEOUT_MS = 5000
 
 /** Sets KEYS[1] to ARGV[2] (for ARGV[3] ms) only while it still holds ARGV[1]. */
 const REPLACE_IF_SAME = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3]) else return false end`
-/**
- * The quota ledger: a sorted set of entries "<bytes>:<id>" scored by when they expire, and their sum, for one person
- * (KEYS[1], KEYS[2]) and for everyone (KEYS[3], KEYS[4]). Entries past their time are taken off the sums first; then
- * ARGV[3] bytes are reserved when the person stays within ARGV[4] and everyone within ARGV[5], and 'person' or 'total'
- * is answered when one would pass its quota. ARGV: now, when the entry expires, bytes, the two quotas, the entry, how
- * long the ledger itself is kept.
- */
-const RESERVE = `
-local function settle(set, sum, now)
-  local gone = redis.call('ZRANGEBYSCORE', set, '-inf', now)
-  if #gone > 0 then
-    local freed = 0
-    for _, entry in ipairs(gone) do freed = freed + tonumber(string.match(entry, '^(%d+):')) end
-    redis.call('DECRBY', sum, freed)
-    redis.call('ZREMRANGEBYSCORE', set, '-inf', now)
-  end
-  return tonumber(redis.call('GET', sum) or '0')
-end
-local bytes = tonumber(ARGV[3])
-if settle(KEYS[1], KEYS[2], ARGV[1]) + bytes > tonumber(ARGV[4]) then return 'person' end
-if settle(KEYS[3], KEYS[4], ARGV[1]) + bytes > tonumber(ARGV[5]) then return 'total' end
-for i = 1, 3, 2 do
-  redis.call('ZADD', KEYS[i], ARGV[2], ARGV[6])
-  redis.call('INCRBY', KEYS[i + 1], bytes)
-  redis.call('PEXPIRE', KEYS[i], ARGV[7])
-  redis.call('PEXPIRE', KEYS[i + 1], ARGV[7])
-end
-return 'ok'`
 
 /** Deletes KEYS[1] only while it still holds ARGV[1]. */
 const DELETE_IF_SAME = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end`
@@ -74,8 +46,6 @@ type StoredRecord = Claim | Done
 const describe = (error: unknown) => (error instanceof Error ? error.message : String(error))
 
 
-/** The longest an entry of the ledger lives: an idempotency record's time, with room to spare. */
-const LEDGER_MS = RECORD_MS + KEPT_MS
 
 /** One connection to Redis and the records kept in it, under `prefix`. */
 /** What an output's meta key holds: its command line, whose run it was, and of which command. */
@@ -182,7 +152,7 @@ export class RedisState implements IdempotencyRecords, SharedRecords {
     const bytes = Buffer.byteLength(streams.stdout) + Buffer.byteLength(streams.stderr) + Buffer.byteLength(JSON.stringify(record))
     const room = await this.reserve(record.id, bytes, KEPT_MS, record.principal)
     if (room !== 'ok' && record.end) {
-      const message = `The output and result of job ${record.id} were not kept in the shared state store: ${this.full(room)}. It ended with exit code ${record.end.exitCode ?? 'none'}.`
+      const message = `The output and result of job ${record.id} were not kept in the shared state store: ${quotaFull(this.quota, room)}. It ended with exit code ${record.end.exitCode ?? 'none'}.`
       const end = {...record.end, result: {content: [{text: message, type: 'text' as const}], isError: record.end.result.isError ?? false, structuredContent: {message, outputForgotten: true}}}
       await this.cmd((redis) =>
         redis
@@ -321,7 +291,7 @@ export class RedisState implements IdempotencyRecords, SharedRecords {
       // Past a quota the record is still kept (a retry must never run the command again), its result cut to a note.
       const room = await this.reserve(`idem-${id}`, Buffer.byteLength(JSON.stringify(done)), RECORD_MS, principal)
       if (room !== 'ok') {
-        const message = `This call ran (${claim.tool}, exit code ${String((result.structuredContent as undefined | {exitCode?: unknown})?.exitCode ?? 'unknown')}), but its result was not kept for retries: ${this.full(room)}.`
+        const message = `This call ran (${claim.tool}, exit code ${String((result.structuredContent as undefined | {exitCode?: unknown})?.exitCode ?? 'unknown')}), but its result was not kept for retries: ${quotaFull(this.quota, room)}.`
         done = {...done, result: {content: [{text: message, type: 'text'}], isError: result.isError ?? false, structuredContent: {message, outputForgotten: true}}}
       }
 
@@ -333,13 +303,6 @@ export class RedisState implements IdempotencyRecords, SharedRecords {
     }
 
     return {result, status: 'executed'}
-  }
-
-  /** Which quota a reservation would pass, said for a message. */
-  private full(which: 'person' | 'total'): string {
-    return which === 'person'
-      ? `this person's share of it (${shownSize(this.quota.perPersonBytes)}) is full until their kept outputs expire (an hour after they were made)`
-      : `it holds its quota (${shownSize(this.quota.totalBytes)}) until kept outputs expire (an hour after they were made)`
   }
 
   private key(kind: string, id: string, part?: string): string {
@@ -366,19 +329,9 @@ export class RedisState implements IdempotencyRecords, SharedRecords {
     }
   }
 
-  /** Reserves `bytes` for `ms` under the person's quota and the total (RESERVE): 'ok', or the quota it would pass. */
-  private async reserve(id: string, bytes: number, ms: number, principal?: string): Promise<'ok' | 'person' | 'total'> {
-    const now = Date.now()
-    const person = principal === undefined ? undefined : shortHash(principal, 32)
-    // Calls without a person count towards the total only: their own ledger is checked against the total quota.
-    const [personSet, personSum] = person === undefined ? [this.key('quota', 'anyone', 'set'), this.key('quota', 'anyone', 'sum')] : [this.key('quota', person, 'set'), this.key('quota', person, 'sum')]
-    const answer = await this.cmd((redis) =>
-      redis.eval(RESERVE, {
-        arguments: [String(now), String(now + ms), String(bytes), String(person === undefined ? this.quota.totalBytes : this.quota.perPersonBytes), String(this.quota.totalBytes), `${bytes}:${id}:${randomBytes(4).toString('hex')}`, String(LEDGER_MS)],
-        keys: [personSet, personSum, this.key('quota', 'all', 'set'), this.key('quota', 'all', 'sum')],
-      }),
-    )
-    return answer as 'ok' | 'person' | 'total'
+  /** Reserves `bytes` for `ms` in the quota ledger (redis-quota.ts): 'ok', or the quota it would pass. */
+  private reserve(id: string, bytes: number, ms: number, principal?: string): Promise<'ok' | 'person' | 'total'> {
+    return this.cmd((redis) => reserveRoom(redis, (owner, part) => this.key('quota', owner, part), this.quota, {bytes, id, ms, principal}))
   }
 
   private async replaceIfSame(key: string, expected: string, next: string): Promise<boolean> {
