@@ -247,8 +247,9 @@ function flagSchema(flag: Command.Flag.Cached, options: SchemaOptions): z.ZodTyp
   const item = valueSchema(flag.options, looksNumeric(flag))
   const schema = flag.multiple ? z.array(item).min(1).max(MAX_ITEMS) : item
   // A secret with a variable of its own is better set there, where the server runs: then it never passes the model.
-  const filled = filledByTheCli(flag, options) ?? (isSecretFlag(flag, options) && typeof flag.env === 'string' && flag.env !== '' ? `Better left out: set $${flag.env} where the server runs, so the secret never passes through the model.` : undefined)
-  return withMeta(schema, flagDescription(flag, common, filled), flag.default, Boolean(flag.required) && !hasDefault(flag) && !filledByTheCli(flag, options))
+  const filledByCli = filledByTheCli(flag, options)
+  const filled = filledByCli ?? (isSecretFlag(flag, options) && typeof flag.env === 'string' && flag.env !== '' ? `Better left out: set $${flag.env} where the server runs, so the secret never passes through the model.` : undefined)
+  return withMeta(schema, flagDescription(flag, common, filled), flag.default, Boolean(flag.required) && !hasDefault(flag) && !filledByCli)
 }
 
 function argSchema(arg: Command.Arg.Cached): z.ZodType {
