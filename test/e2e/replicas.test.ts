@@ -84,10 +84,14 @@ describe('two replicas on one Redis', () => {
       // B asks while A's run is in flight: it waits for A's result instead of running the command itself.
       const first = a.call('slow', args)
       await eventually(() => processesMatching(tag).length > 0, 10_000)
-      const [onA, onB] = await Promise.all([first, b.call('slow', args)])
+      let [onA, onB] = await Promise.all([first, b.call('slow', args)])
+      const job = onA.structuredContent?.job as undefined | {id: string; status: string}
+      if (job?.status === 'working') onA = await a.call('job_status', {job: job.id, wait: 50})
       expect(onA.isError).toBeFalsy()
       expect(onA.structuredContent!.stdout).toBe('tick 1\nfinished\n')
-      expect(allText(onB)).toContain(`Replayed: this is the result recorded at`)
+      // On a loaded machine A's run may outlive the 2 s foreground budget and be handed to a job: B then replays that
+      // job's finished result rather than the recorded call result. Either way it is A's one run, not a second.
+      expect(allText(onB)).toMatch(/Replayed: this is the (result recorded at|job its first call started \()/)
       expect(onB.structuredContent!.stdout).toBe('tick 1\nfinished\n')
       const again = await b.call('slow', args)
       expect(allText(again)).toContain('the command did not run again')
