@@ -32,8 +32,32 @@ export interface Reviewed {
   selfManagement: string[]
 }
 
+/**
+ * What each command does, judged by reading its own text (summary, description, arguments, flags) without the
+ * labeller: test/corpus/effects/<name>.json puts every command of the boundary in reads, changes or destroys.
+ */
+interface Effects {
+  changes: string[]
+  destroys: string[]
+  notes: Record<string, string>
+  reads: string[]
+}
+
 const space = realpathSync(mkdtempSync(join(tmpdir(), 'mcp-corpus-')))
-afterAll(() => rmSync(space, {force: true, recursive: true}))
+/** Per CLI: [labelled read-only that reads, labelled read-only, reads, labelled destructive that destroys, labelled destructive, destroys]. */
+const counts = new Map<string, number[]>()
+const percent = (part: number, whole: number) => (whole === 0 ? '—' : `${((100 * part) / whole).toFixed(1)}%`)
+afterAll(() => {
+  rmSync(space, {force: true, recursive: true})
+  if (counts.size === 0) return
+  const total = [0, 0, 0, 0, 0, 0]
+  const rows = [...counts].map(([name, c]) => {
+    for (const [i, n] of c.entries()) total[i] += n
+    return `| ${name} | ${percent(c[0], c[1])} (${c[0]}/${c[1]}) | ${percent(c[0], c[2])} (${c[0]}/${c[2]}) | ${percent(c[3], c[4])} (${c[3]}/${c[4]}) | ${percent(c[3], c[5])} (${c[3]}/${c[5]}) |`
+  })
+  const all = `| all | ${percent(total[0], total[1])} | ${percent(total[0], total[2])} | ${percent(total[3], total[4])} | ${percent(total[3], total[5])} |`
+  console.log(['Labels against the reviewed effects (test/corpus/effects):', '| CLI | read-only precision | read-only recall | destructive precision | destructive recall |', '|---|---|---|---|---|', ...rows, all].join('\n'))
+})
 
 /** One entry per line, so a change reads as a diff of commands. */
 function serialize(reviewed: Reviewed): string {
@@ -50,6 +74,13 @@ function reviewedFrom(cli: CorpusCli, inventory: Inventory): Reviewed {
     selfManagement: inventory.notListed.filter((n) => n.reason === 'manages the CLI itself').map((n) => n.command),
   }
 }
+
+/**
+ * Commands that destroy although nothing in their id, summary or description says so in words the labeller reads:
+ * heroku `pg copy` ("copy all data from source db to target" overwrites the target) and sf `org refresh sandbox` (a
+ * refresh copies the source org over the sandbox). Both are labelled as changing state, so hosts still ask first.
+ */
+const MISSED_DESTROYS: Record<string, string[]> = {heroku: ['pg copy'], sf: ['org refresh sandbox']}
 
 describe.each(CORPUS.map((cli) => [cli.name, cli] as const))('%s', (name, cli) => {
   const file = join(ROOT, 'test/corpus/reviewed', `${name}.json`)
@@ -69,6 +100,23 @@ describe.each(CORPUS.map((cli) => [cli.name, cli] as const))('%s', (name, cli) =
     const reviewed = JSON.parse(readFileSync(file, 'utf8')) as Reviewed
     expect(found.cli).toBe(reviewed.cli)
     expect(found.readOnly).toEqual(reviewed.readOnly)
+  })
+
+  it('labels read-only only commands that read, and destructive every command that destroys but a reviewed few', () => {
+    const effects = JSON.parse(readFileSync(join(ROOT, 'test/corpus/effects', `${name}.json`), 'utf8')) as Effects
+    const ids = inventory.commands.map((c) => c.id.replaceAll(':', ' '))
+    // Every command of the boundary has been judged (a new version with new commands fails until they are).
+    expect(ids.filter((id) => ![effects.reads, effects.changes, effects.destroys].some((list) => list.includes(id)))).toEqual([])
+    const reads = new Set(effects.reads)
+    const destroys = new Set(effects.destroys)
+    const readOnly = inventory.commands.filter((c) => c.annotations.readOnlyHint).map((c) => c.id.replaceAll(':', ' '))
+    const destructive = inventory.commands.filter((c) => c.annotations.destructiveHint).map((c) => c.id.replaceAll(':', ' '))
+    counts.set(name, [readOnly.filter((id) => reads.has(id)).length, readOnly.length, reads.size, destructive.filter((id) => destroys.has(id)).length, destructive.length, destroys.size])
+    // The promise: nothing that changes or destroys is labelled read-only.
+    expect(readOnly.filter((id) => !reads.has(id))).toEqual([])
+    // Destroying commands whose own words do not say so, known and reviewed (effects notes say why they destroy).
+    const missed = [...destroys].filter((id) => !destructive.includes(id))
+    expect(missed).toEqual(MISSED_DESTROYS[name] ?? [])
   })
 
   it('keeps out exactly the reviewed commands that manage the CLI itself', () => {

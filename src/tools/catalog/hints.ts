@@ -37,14 +37,15 @@ export const READ_VERBS = set(`
 const READ_NOUNS = set('help history info logs report stat stats status summary usage version')
 /** Verbs that destroy, wherever they stand in an id; find_commands also reads them as a query's wish to destroy. */
 export const DESTRUCTIVE_VERBS = set(`
-  abort clean clear delete destroy drop erase flush kill killall nuke overwrite prune purge remove reset revoke rm
-  rollback terminate truncate uninstall unset wipe`)
+  abort cancel clean clear decommission delete deprovision destroy discard drop erase evict flush kill killall nuke
+  overwrite prune purge remove replace reset restore revert revoke rm rollback rotate terminate truncate uninstall
+  unpublish unschedule unset wipe`)
 export const WRITE_VERBS = set(`
-  activate add apply approve assign attach authorize build bump cancel checkout clone commit configure connect convert
+  activate add apply approve assign attach authorize build bump checkout clone commit configure connect convert
   copy create deactivate deploy dev disable disconnect done edit enable end exec execute export fix format generate
   grant import init install invoke join launch leave link load lock login logout mark merge migrate move new open
-  patch pause preview promote provision publish push register reject release reload rename request restart restore
-  resume retrieve retry rerun rotate run save scale schedule seed send serve set setup simulate start stop submit
+  patch pause preview promote provision publish push register reject release reload rename request restart resume
+  retrieve retry rerun run save scale schedule seed send serve set setup simulate start stop submit
   switch sync tag toggle transfer trigger unlink unlock unregister update upgrade upload upsert use write`)
 /** Verbs whose second run with the same arguments changes nothing more. */
 const IDEMPOTENT_VERBS = set('disable done enable mark set unset')
@@ -55,8 +56,14 @@ const SUMMARY_READ = set(`${[...READ_VERBS].join(' ')} analyze calculate compare
 const SUMMARY_DESTRUCTIVE = DESTRUCTIVE_VERBS
 // `execute` and `retrieve` say too little in a summary: "Execute a SOQL query.", "Retrieve the status of…".
 const SUMMARY_WRITE = set(`${[...WRITE_VERBS].filter((v) => !['exec', 'execute', 'retrieve'].includes(v)).join(' ')} authenticate
-  change compile download edit initialize interact manage modify perform prepare pull record refresh renew replace
+  change compile download edit initialize interact manage modify perform prepare pull record refresh renew
   scaffold share`)
+/**
+ * Summary verbs that say plainly the command shows something ("Show…", "List…", "Display…"): with no flag that
+ * writes, such a summary is evidence enough on its own, even when the id has no verb (`balance`, `os versions`) or its
+ * topic is a noun that could be a verb (`release list`, `load-balancer list`).
+ */
+const PLAIN_READ_SUMMARY = set('describe display get inspect list print show view')
 /** Words a summary may put before its verb ("Automatically fix…", "EXPERIMENTAL: Upgrades…"). */
 const LEADING_FILLER = set('also automatically beta directly experimental forcibly immediately interactively locally manually optionally permanently quickly remotely safely then')
 
@@ -135,11 +142,17 @@ function hintsOf(kind: Kind, verb: string): Hints {
 }
 
 export interface CommandFacts {
+  /** The names of its positional arguments (`value` in `pg:settings:log-statement <value>` sets what it shows). */
+  argumentNames?: string[]
+  /** The description past the summary (help-text's renderedDetails). */
+  details?: string
   id: string
   /** The command names a topic of other commands (`apps` above `apps:create`). */
   isTopicIndex?: boolean
   /** The rendered summary (or the description's first paragraph). */
   summary: string
+  /** Some flag of the command would write (writingFlagReason): a plain reading summary alone is then not enough. */
+  writingFlags?: boolean
 }
 
 export interface Classification {
@@ -164,12 +177,34 @@ function defaultReason(isTopicIndex: boolean, summarySaid: boolean): string {
  *   ("list your apps"): a topic index alone often does something (`local`, `app dev`, `hydrogen setup`).
  * Otherwise the strongest writing evidence decides (a destructive word anywhere wins), else the spec's defaults.
  */
-export function classifyCommand({id, isTopicIndex = false, summary}: CommandFacts): Classification {
+export function classifyCommand(facts: CommandFacts): Classification {
+  const classified = classifyByWords(facts)
+  // Writing that its own text calls destroying ("overwrites the remote theme", "cannot be undone") destroys.
+  const destroying = !classified.hints.readOnlyHint && !classified.hints.destructiveHint && DESTROYING_TEXT.exec(`${facts.summary}\n${facts.details ?? ''}`)
+  if (!destroying) return classified
+  return {...classified, evidence: [...classified.evidence, `its text says "${destroying[0].toLowerCase()}"`], hints: {...classified.hints, destructiveHint: true}}
+}
+
+/** Text that says a command loses something: what it overwrites, wipes, resets, flashes over or cannot take back. */
+const DESTROYING_TEXT = /\b(?:overwrit(?:e|es|ing|ten)|irreversibl[ey]|cannot be (?:undone|reversed)|can't be (?:undone|reversed)|permanently|wipes?|erases?|flash(?:es|ing)?|resets?)\b/i
+/** Bare verbs in a reading summary's text that say it can also change things ("Get or manage…", "Also used to change…"). */
+const OFFERS_TO_WRITE = set('apply change configure create delete disable edit enable execute manage modify overwrite remove replace reset run save set switch toggle update write')
+/** Positional arguments that give the value a command sets (`pg:settings:log-min-duration-statement <value>`). */
+const SETTING_ARGUMENT = /^(?:value|values|state|enabled?|setting|mode|on|off)$/i
+
+/** The words of the summary and the description's first paragraph say only that the command shows something. */
+function offersToWrite(summary: string, details: string): string | undefined {
+  const text = `${summary}\n${details.split(/\n\s*\n/)[0] ?? ''}`.toLowerCase()
+  return text.split(/[^a-z]+/).find((word) => OFFERS_TO_WRITE.has(word))
+}
+
+function classifyByWords({argumentNames = [], details = '', id, isTopicIndex = false, summary, writingFlags = false}: CommandFacts): Classification {
   const {conflict, decisive, doubt} = idVerbs(id)
   const lead = summaryVerb(summary)
   const said = lead?.kind ? `summary begins with "${lead.word}" (${lead.kind})` : undefined
   const writing = [conflict, decisive, lead?.kind ? {kind: lead.kind, word: lead.word} : undefined].filter((e): e is Said => Boolean(e) && e!.kind !== 'read')
   const doubted = doubt ? [`id word "${doubt}" has a part that writes`] : []
+  const plainRead = lead?.kind === 'read' && PLAIN_READ_SUMMARY.has(lead.word) && !writingFlags && !offersToWrite(summary, details) && !argumentNames.some((name) => SETTING_ARGUMENT.test(name))
 
   if (decisive?.kind === 'read' && writing.length === 0 && !doubt) {
     return {evidence: [`id word "${decisive.word}" reads`, said ?? 'summary begins with no known verb'], hints: {...READ_ONLY}, source: 'verb'}
@@ -177,6 +212,19 @@ export function classifyCommand({id, isTopicIndex = false, summary}: CommandFact
 
   if (!decisive && writing.length === 0 && !doubt && isTopicIndex && lead?.kind === 'read') {
     return {evidence: ['a topic index (other commands are under it)', said!], hints: {...READ_ONLY}, source: 'topic'}
+  }
+
+  // No word of the id says what it does (`balance`, `os versions`), but the summary plainly shows and no flag writes.
+  if (!decisive && writing.length === 0 && !doubt && plainRead) {
+    return {evidence: ['no word of the id says what it does', said!, 'no flag writes'], hints: {...READ_ONLY}, source: 'summary'}
+  }
+
+  // The id's last word reads and only a topic before it could be a verb (`release list`, `tag list`,
+  // `load-balancer list`): the topic is a noun when the summary plainly shows and no flag writes. A destroying word
+  // anywhere, or a summary that does not plainly read, keeps the safe answer.
+  const lastWord = id.toLowerCase().split(/[:\s]+/).filter(Boolean).at(-1)
+  if (decisive?.kind === 'read' && decisive.word === lastWord && conflict?.kind === 'write' && writing.length === 1 && !doubt && plainRead) {
+    return {evidence: [`id word "${decisive.word}" reads`, `"${conflict.word}" before it names the topic`, said!, 'no flag writes'], hints: {...READ_ONLY}, source: 'summary'}
   }
 
   if (writing.length > 0) {
@@ -229,6 +277,8 @@ const NEGATING = /^(?:no|skip|without|ignore|dry|dryrun|suppress|hide|exclude)$/
 const FLAG_WRITE_WORDS = set(`${[...DESTRUCTIVE_VERBS].join(' ')} apply autocorrect autofix cmd command commit correct
   create deploy exec execute fix force generate init install overwrite publish push save set sync update upgrade upload
   write`)
+/** A flag that is only a switch of state (`--enable`, `--disable`): it turns on or off what the command shows. */
+const SWITCH_FLAGS = set('activate deactivate disable enable off on toggle')
 /** An option naming where output goes: a file or directory the command writes (`--output-file`, `--results-dir`). */
 const DESTINATION = /(?:^|-)(?:out|output|outfile|outdir|results?|save|dest|destination|export|report|log)(?:-|$).*(?:file|dir|directory|folder|path)s?$|^(?:outfile|outdir|save-output)$/
 /** Verbs a flag's description may begin with that say it changes something ("Remove all local org authorizations…"). */
@@ -248,6 +298,7 @@ export function writingFlagReason(flag: {description?: string; name: string; sum
     .split(/[-_]+/)
     .filter(Boolean)
   if (NEGATING.test(words[0] ?? '') || flag.name === 'dry-run') return undefined
+  if (words.length === 1 && SWITCH_FLAGS.has(words[0])) return `it switches what the command shows ("${words[0]}")`
   const writes = words.find((w) => FLAG_WRITE_WORDS.has(w))
   if (writes) return `its name says it writes or runs something ("${writes}")`
   if (flag.type === 'option' && DESTINATION.test(words.join('-'))) return 'it names a file or directory the command writes'

@@ -116,11 +116,17 @@ function describeCommandTool(
   const shownId = displayId(command.id, config)
   const summary = commandSummary(command, config)
   const authorHints = layers.map((l) => l.annotations)
-  const resolved = resolveHints({id: command.id, isTopicIndex: topics.has(command.id), summary}, authorHints)
+  const exposedFlags = Object.values(command.flags ?? {}).filter((flag) => isExposedFlag(flag, schemaOptions.omitFlags, command))
+  const writing = exposedFlags.flatMap((flag) => {
+    const reason = writingFlagReason({...flag, summary: flag.summary && renderTemplate(flag.summary, config, command)})
+    return reason ? [{flag, reason}] : []
+  })
+  const details = renderedDetails(command, config)
+  const argumentNames = Object.values(command.args ?? {}).map((arg) => arg.name)
+  const resolved = resolveHints({argumentNames, details, id: command.id, isTopicIndex: topics.has(command.id), summary, writingFlags: writing.length > 0}, authorHints)
   let {hints} = resolved
   const evidence = [...resolved.evidence]
   // A reading verb is not enough when the command runs the project's own code first (its build, install, scripts).
-  const details = renderedDetails(command, config)
   const runsCode = hints.readOnlyHint && resolved.source !== 'author' && projectCodeReason({flags: Object.values(command.flags ?? {}), text: `${summary}\n${details}`})
   // Nor when what it runs is whatever it is given (an arbitrary query, a script, a request of any method).
   const runsInput = hints.readOnlyHint && resolved.source !== 'author' && !runsCode && runsGivenInputReason({flags: Object.values(command.flags ?? {}), text: `${summary}\n${details}`})
@@ -131,11 +137,6 @@ function describeCommandTool(
   // A read-only command keeps its label whatever the model passes: flags that would change something are left out.
   let withheld: {name: string; reason: string}[] = []
   if (hints.readOnlyHint) {
-    const flags = Object.values(command.flags ?? {}).filter((flag) => isExposedFlag(flag, schemaOptions.omitFlags, command))
-    const writing = flags.flatMap((flag) => {
-      const reason = writingFlagReason({...flag, summary: flag.summary && renderTemplate(flag.summary, config, command)})
-      return reason ? [{flag, reason}] : []
-    })
     const required = writing.find(({flag}) => flag.required)
     if (required && resolved.source !== 'author') {
       // A flag that cannot be left out and that writes: the command writes.

@@ -89,8 +89,33 @@ describe('classifyCommand: the summary', () => {
     expect(hints(id, summary)).toEqual(expected)
   })
 
-  it('alone does not make a command read-only', () => {
-    expect(hints('pg:vacuum-stats', 'show dead rows')).toEqual(SPEC_DEFAULTS)
+  it('alone makes a command read-only only when it plainly shows and no flag writes', () => {
+    const classify = (id: string, summary: string, writingFlags = false) => classifyCommand({id, summary, writingFlags})
+    // No word of the id says what it does: a plain "show", "list", "display", "print"... decides, unless a flag writes.
+    for (const [id, summary] of [['pg:vacuum-stats', 'show dead rows'], ['balance', 'Display your account balance'], ['os:versions', 'Show available balenaOS versions for the given device type'], ['settings', 'Print current settings']]) {
+      expect(classify(id, summary)).toEqual({evidence: ['no word of the id says what it does', expect.stringMatching(/^summary begins with "\w+" \(read\)$/), 'no flag writes'], hints: READ, source: 'summary'})
+      expect(classify(id, summary, true).hints).toEqual(SPEC_DEFAULTS)
+    }
+
+    // A reading verb that is not plain ("check", "validate", "analyze") is not enough on its own.
+    for (const summary of ['Check the balance.', 'Validate the schema.', 'Analyze the project.']) expect(classify('balance', summary).hints).toEqual(SPEC_DEFAULTS)
+  })
+
+  it('reads a topic that could be a verb as a noun when the last id word reads and the summary plainly shows', () => {
+    const classify = (id: string, summary: string, writingFlags = false) => classifyCommand({id, summary, writingFlags})
+    expect(classify('release:list', 'List all releases')).toEqual({evidence: ['id word "list" reads', '"release" before it names the topic', 'summary begins with "list" (read)', 'no flag writes'], hints: READ, source: 'summary'})
+    for (const id of ['tag:list', 'load-balancer:list', 'deploy:logs']) expect(classify(id, 'Show them.').hints).toEqual(READ)
+    // Not when a flag writes, the summary does not plainly read, a word destroys, or the reading word is not the last.
+    expect(classify('release:list', 'List all releases', true).hints).toEqual(WRITE)
+    expect(classify('project:deploy:validate', 'Validate a deployment without running it.').hints).toEqual(WRITE)
+    expect(classify('project:deploy:report', 'Check the status of a deploy.').hints).toEqual(WRITE)
+    expect(classify('delete:list', 'List what it deletes.').hints).toEqual(DESTROY)
+    expect(classify('list:create', 'Show the new list.').hints).toEqual(WRITE)
+  })
+
+  it('reads "cancel" as destroying: a cancelled order, number or deploy is given up', () => {
+    expect(hints('numbers:cancel', 'Cancel a number.')).toEqual(DESTROY)
+    expect(hints('subscription', 'Cancel the subscription.')).toEqual(DESTROY)
   })
 
   it.each<[string, string, Hints]>([
@@ -200,5 +225,35 @@ describe('writingFlagReason', () => {
     [{name: 'tail', summary: 'continually stream logs', type: 'boolean'}],
   ])('%p does not', (flag) => {
     expect(writingFlagReason(flag)).toBeUndefined()
+  })
+})
+
+describe('classifyCommand: what the text says past its first verb', () => {
+  const classify = (facts: Partial<Parameters<typeof classifyCommand>[0]> & {id: string}) => classifyCommand({summary: '', ...facts})
+
+  it('a writing command whose text says it overwrites, wipes, resets or cannot be undone destroys', () => {
+    for (const details of ['Uploads the theme, overwriting the remote files.', 'This cannot be undone.', 'Flash the image to the drive.', 'Deactivate the key and reset the config file.']) {
+      const found = classify({details, id: 'theme:push', summary: 'Push the theme.'})
+      expect(found.hints).toEqual(DESTROY)
+      expect(found.evidence.at(-1)).toMatch(/^its text says "/)
+    }
+
+    // A command that reads stays read-only whatever its text mentions ("Show what would be overwritten").
+    expect(classify({details: 'Shows what a push would overwrite.', id: 'theme:diff', summary: 'Show the changes.'}).hints).toEqual(READ)
+  })
+
+  it('a plain reading summary is not enough when the text offers to change things or an argument gives a value to set', () => {
+    expect(classify({id: 'device:local-mode', summary: 'Get or manage the local mode status for a device.'}).hints).toEqual(SPEC_DEFAULTS)
+    expect(classify({details: 'Also used to change what is collected.', id: 'analytics', summary: 'Show the status of the analytics.'}).hints).toEqual(SPEC_DEFAULTS)
+    expect(classify({argumentNames: ['database', 'value'], id: 'pg:settings:log-statement', summary: 'displays the statements logged'}).hints).toEqual(SPEC_DEFAULTS)
+    expect(classify({argumentNames: ['database'], id: 'pg:bloat', summary: 'show table and index bloat in your database'}).hints).toEqual(READ)
+  })
+})
+
+describe('writingFlagReason: switches', () => {
+  it('a flag that only switches state on or off writes; a longer name with such a word does not', () => {
+    expect(writingFlagReason({name: 'enable', type: 'boolean'})).toBe('it switches what the command shows ("enable")')
+    expect(writingFlagReason({name: 'disable', type: 'boolean'})).toBe('it switches what the command shows ("disable")')
+    expect(writingFlagReason({name: 'disable-masking', type: 'boolean'})).toBeUndefined()
   })
 })
