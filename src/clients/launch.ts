@@ -5,7 +5,7 @@ import {delimiter, extname, isAbsolute, join} from 'node:path'
 
 import {hostBinScript} from '../host/facts.js'
 import {isWithin} from '../host/paths.js'
-import {ourCommandWords} from '../host/spelling.js'
+import {ourCommandWords, type Spelling} from '../host/spelling.js'
 
 /** How an MCP client starts this CLI's stdio server: an executable and its arguments, no shell. */
 export interface Launch {
@@ -25,7 +25,7 @@ export type Target = Launch | Remote
 export const isRemote = (target: Target): target is Remote => 'url' in target
 
 /** `mcp stdio` and the server flags an entry passes on (settings/flags.ts launchArguments), spelled the way this CLI parses them (a `:` separated CLI needs `mcp:stdio`). */
-export function stdioArgs(config: Pick<Config, 'topicSeparator'>, flags: readonly string[] = []): string[] {
+export function stdioArgs(config: Spelling, flags: readonly string[] = []): string[] {
   return [...ourCommandWords(config, 'stdio'), ...flags]
 }
 

@@ -1,5 +1,5 @@
 import {HostCommand} from '../../host/command.js'
-import {spelled} from '../../host/spelling.js'
+import {spelled, topicSeparator} from '../../host/spelling.js'
 
 /** This plugin's commands, in the order a person meets them. */
 const COMMANDS: [name: string, summary: string][] = [
@@ -22,7 +22,7 @@ export default class Mcp extends HostCommand {
     await this.parse(Mcp).catch(() => {})
     const [first, ...rest] = this.argv
     if (first && COMMANDS.some(([name]) => name === first)) {
-      this.error(`This CLI spells it "${spelled(this.config, first)}" (its topic separator is "${this.config.topicSeparator}"). Run: ${spelled(this.config, first, ...rest)}`, {exit: 2})
+      this.error(`This CLI spells it "${spelled(this.config, first)}" (its topic separator is "${topicSeparator(this.config)}"). Run: ${spelled(this.config, first, ...rest)}`, {exit: 2})
     }
 
     if (first) this.error(`No mcp command "${first}". The commands are: ${COMMANDS.map(([name]) => spelled(this.config, name)).join(', ')}.`, {exit: 2})

@@ -1,5 +1,6 @@
 import type {Hook} from '@oclif/core'
 
+import {COMPILE_CACHE_ADVICE, letRequireLoadEsm} from '../../host/esm-require-guard.cjs'
 import {claimStdout, claimsStdout, hostRefusal} from '../../host/stdout-guard.cjs'
 
 /**
@@ -11,6 +12,8 @@ import {claimStdout, claimsStdout, hostRefusal} from '../../host/stdout-guard.cj
  * require(). So this hook claims stdout before any ES module hook can run, whatever plugin it belongs to.
  */
 const hook: Hook.Init = async function (options) {
+  // Before any command of ours is required: a host whose bin loaded v8-compile-cache would compile it as CommonJS.
+  if (letRequireLoadEsm() === 'stuck' && /^mcp(?::|$)/.test(options.id ?? '')) process.stderr.write(`${COMPILE_CACHE_ADVICE}\n`)
   const refusal = hostRefusal(options.id, (options.config as {_base?: string})._base)
   if (refusal) {
     process.stderr.write(`${refusal}\n`)

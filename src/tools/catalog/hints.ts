@@ -188,14 +188,16 @@ export function classifyCommand(facts: CommandFacts): Classification {
 /** Text that says a command loses something: what it overwrites, wipes, resets, flashes over or cannot take back. */
 const DESTROYING_TEXT = /\b(?:overwrit(?:e|es|ing|ten)|irreversibl[ey]|cannot be (?:undone|reversed)|can't be (?:undone|reversed)|permanently|wipes?|erases?|flash(?:es|ing)?|resets?)\b/i
 /** Bare verbs in a reading summary's text that say it can also change things ("Get or manage…", "Also used to change…"). */
-const OFFERS_TO_WRITE = set('apply change configure create delete disable edit enable execute manage modify overwrite remove replace reset run save set switch toggle update write')
+const OFFERS_TO_WRITE = set('apply change configure copy create delete disable edit enable execute manage modify overwrite remove replace reset run save set switch toggle update write')
 /** Positional arguments that give the value a command sets (`pg:settings:log-min-duration-statement <value>`). */
 const SETTING_ARGUMENT = /^(?:value|values|state|enabled?|setting|mode|on|off)$/i
 
 /** The words of the summary and the description's first paragraph say only that the command shows something. */
 function offersToWrite(summary: string, details: string): string | undefined {
   const text = `${summary}\n${details.split(/\n\s*\n/)[0] ?? ''}`.toLowerCase()
-  return text.split(/[^a-z]+/).find((word) => OFFERS_TO_WRITE.has(word))
+  // The bare verb or its third person ("…and copies it to the clipboard"); not a participle ("the apps created").
+  const offered = (word: string) => OFFERS_TO_WRITE.has(word) || OFFERS_TO_WRITE.has(word.replace(/ies$/, 'y')) || OFFERS_TO_WRITE.has(word.replace(/e?s$/, ''))
+  return text.split(/[^a-z]+/).find((word) => offered(word))
 }
 
 function classifyByWords({argumentNames = [], details = '', id, isTopicIndex = false, summary, writingFlags = false}: CommandFacts): Classification {

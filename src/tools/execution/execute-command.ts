@@ -3,6 +3,7 @@ import type {CallEnvironment} from './call-environment.js'
 import type {Redact} from './redact.js'
 
 import {ownFile} from '../../host/own-files.js'
+import {commandWords} from '../../host/spelling.js'
 import {type CommandTool, PLUGIN_NAME} from '../catalog/registry.js'
 import {finishedOutput, newOutputId} from '../records/output-store.js'
 import {ArgvError, commandLineProblem, concealedArgv, type ConcealedArgv} from './argv.js'
@@ -15,8 +16,8 @@ import {checkWorkdir} from './workdir.js'
 
 const ORPHAN_GUARD = ownFile('tools/execution/orphan-guard.cjs')
 const SECRET_ARGV = ownFile('tools/execution/secret-argv.cjs')
-/** Where the command's own arguments start in its process.argv: after node, the bin script and the command id. */
-const FIRST_ARGUMENT = 3
+/** Where the command's own arguments start in its process.argv: after node and the bin script, and the command's words. */
+const FIRST_ARGUMENT = 2
 
 /** A command silent for this long still gets a progress notification (when the client asked for progress). */
 const PROGRESS_TICK_MS = 5000
@@ -86,8 +87,9 @@ export async function executeCommand(tool: CommandTool, input: Record<string, un
 
   const argv = concealed.plain
   const childVars = {...how.childVars, ...concealed.env}
-  const secrets = concealed.secrets.map(([index, entry]): [number, string] => [FIRST_ARGUMENT + index, entry])
-  const tooLong = commandLineProblem([process.execPath, env.binScript, tool.id, ...concealed.argv], childVars)
+  const words = commandWords(env.config, tool.id)
+  const secrets = concealed.secrets.map(([index, entry]): [number, string] => [FIRST_ARGUMENT + words.length + index, entry])
+  const tooLong = commandLineProblem([process.execPath, env.binScript, ...words, ...concealed.argv], childVars)
   if (tooLong) return notRun(`${tooLong} Pass less in one call (a file the command reads, fewer values).`)
 
   const slot = env.limiter.acquire(how.signal)
@@ -100,7 +102,7 @@ export async function executeCommand(tool: CommandTool, input: Record<string, un
   const commandLine = [env.config.bin, tool.displayId, ...shown].map((a, i) => (i < 2 ? a : quote(a))).join(' ')
   const readable = (raw: string) => how.redact(withoutHostWarnings(stripAnsi(raw)))
 
-  const prestarted = env.workers.take({argv: [tool.id, ...concealed.argv], cwd: workdir.dir, env: childVars, secrets})
+  const prestarted = env.workers.take({argv: [...words, ...concealed.argv], cwd: workdir.dir, env: childVars, secrets})
   const started = Date.now()
   // Progress goes to the call while it waits, then (as a job) to whoever waits on the job.
   const watchers = new Set<(message: string) => void>(how.progress ? [how.progress] : [])
@@ -118,7 +120,7 @@ export async function executeCommand(tool: CommandTool, input: Record<string, un
   const running = runChild({
     // The guard ends the command should the server die without stopping it (orphan-guard.cts); secret values come
     // on a pipe of their own (secret-argv.cts).
-    args: ['--require', ORPHAN_GUARD, ...(secrets.length > 0 ? ['--require', SECRET_ARGV] : []), env.binScript, tool.id, ...concealed.argv],
+    args: ['--require', ORPHAN_GUARD, ...(secrets.length > 0 ? ['--require', SECRET_ARGV] : []), env.binScript, ...words, ...concealed.argv],
     capture,
     cwd: workdir.dir,
     env: childVars,

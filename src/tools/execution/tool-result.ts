@@ -55,10 +55,21 @@ const HOST_LOADING_WARNINGS = [
 ]
 
 /**
+ * oclif v1 (@oclif/config) reports a plugin's failing init hook as a Node warning of several lines, on every run of
+ * every command of the host (vtex 3.0: its own hook fails to load under v8-compile-cache); Node adds its
+ * `--trace-warnings` hint after the first warning of a process.
+ */
+const V1_HOOK_WARNING = /^\(node:\d+\) \w*(?:Error|Warning):? ?Plugin: [^\n]*\nmodule: @oclif\/config@[^\n]*\ntask: runHook init\nplugin: [^\n]*\nroot: [^\n]*\nSee more details with DEBUG=\*\n(?:\(Use `node --trace-warnings [^\n]*\n)?/gm
+/** Node's own note, in a CLI that asks for colour depth, that NO_COLOR gives way to FORCE_COLOR (both set for commands). */
+const NODE_COLOR_WARNING = /^\(node:\d+\) Warning: The 'NO_COLOR' env is ignored due to the 'FORCE_COLOR' env being set\.\n?/gm
+
+/**
  * A command's stderr without oclif's own plugin-loading warnings: a `› Warning:` block (its continuation lines
- * included, as oclif wraps it) whose text is one of HOST_LOADING_WARNINGS. Anything else stays.
+ * included, as oclif wraps it) whose text is one of HOST_LOADING_WARNINGS, oclif v1's report of a failing init hook
+ * (V1_HOOK_WARNING) and Node's colour note (NODE_COLOR_WARNING). Anything else stays.
  */
 export function withoutHostWarnings(stderr: string): string {
+  stderr = stderr.replaceAll(V1_HOOK_WARNING, '').replaceAll(NODE_COLOR_WARNING, '')
   if (!stderr.includes('Existing compiled source will be used instead')) return stderr
   const lines = stderr.split('\n')
   const kept: string[] = []

@@ -246,7 +246,9 @@ describe('classifyCommand: what the text says past its first verb', () => {
     expect(classify({id: 'device:local-mode', summary: 'Get or manage the local mode status for a device.'}).hints).toEqual(SPEC_DEFAULTS)
     expect(classify({details: 'Also used to change what is collected.', id: 'analytics', summary: 'Show the status of the analytics.'}).hints).toEqual(SPEC_DEFAULTS)
     expect(classify({argumentNames: ['database', 'value'], id: 'pg:settings:log-statement', summary: 'displays the statements logged'}).hints).toEqual(SPEC_DEFAULTS)
+    expect(classify({id: 'local:token', summary: "Prints the user's auth token and copies it to the clipboard."}).hints).toEqual(SPEC_DEFAULTS)
     expect(classify({argumentNames: ['database'], id: 'pg:bloat', summary: 'show table and index bloat in your database'}).hints).toEqual(READ)
+    expect(classify({id: 'apps:recent', summary: 'List the apps created this week.'}).hints).toEqual(READ)
   })
 })
 

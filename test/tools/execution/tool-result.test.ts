@@ -209,6 +209,15 @@ describe('toToolResult', () => {
 })
 
 describe('withoutHostWarnings', () => {
+  it('drops oclif v1\'s report of a failing init hook and Node\'s colour note, and nothing after them', () => {
+    const v1 = '(node:11985) SyntaxError Plugin: vtex: Cannot use import statement outside a module\nmodule: @oclif/config@1.18.17\ntask: runHook init\nplugin: vtex\nroot: /x/node_modules/vtex\nSee more details with DEBUG=*\n(Use `node --trace-warnings ...` to show where the warning was created)\n'
+    const colour = "(node:11985) Warning: The 'NO_COLOR' env is ignored due to the 'FORCE_COLOR' env being set.\n"
+    expect(withoutHostWarnings(`${v1}${colour}Error: not logged in\n`)).toBe('Error: not logged in\n')
+    // A failing hook of a command's own run (not init) is the command's business: it stays.
+    const prerun = v1.replace('runHook init', 'runHook prerun')
+    expect(withoutHostWarnings(prerun)).toBe(prerun)
+  })
+
   it("drops oclif's own plugin-loading warnings, wrapped or not, and nothing else", () => {
     // As @oclif/core 3.27 prints it (each wrapped line ends in a space).
     const wrapped = ' ›   Warning: oclif-plugin-mcp is a linked ESM module and cannot be \n ›   auto-transpiled. Existing compiled source will be used instead.\n'
