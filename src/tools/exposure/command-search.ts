@@ -72,7 +72,8 @@ const SYNONYMS = [
   'login authenticate signin auth', 'user collaborator member teammate', 'app application',
   'database db postgres postgresql pg', 'config configuration configure', 'var variable env environment',
   'certificate cert ssl tls', 'directory dir folder', 'repository repo', 'task todo', 'process ps',
-  'size resize', 'report summary', 'dev development', 'use switch',
+  'size resize', 'report summary', 'dev development', 'use switch', 'link attach connect', 'unlink detach disconnect',
+  'copy clone duplicate fork', 'buy purchase', 'revoke invalidate', 'invite add',
 ].map((line) => line.split(' '))
 
 /** The words of a CLI's vocabulary that mean what `word` means (as written, not stemmed), itself excluded. */

@@ -19,6 +19,9 @@ const PHRASES: [RegExp, string][] = [
   [/\bset[\s-]?up\b/g, 'setup'],
   [/\bclean[\s-]?up\b/g, 'cleanup'],
   [/\bwho[\s-]?am[\s-]?i\b/g, 'whoami'],
+  // "Which account am I logged in as": who one is, not a login to make nor the logs to read.
+  [/\blogged[\s-]?in(?:\s+(?:as|to|with))?\b/g, 'whoami'],
+  [/\bget[\s-]rid[\s-]of\b/g, 'remove'],
   [/\bone[\s-]off\b/g, 'oneoff'],
 ]
 

@@ -51,3 +51,13 @@ describe('terms of other scripts and reaching a term', () => {
     expect(reaches(term, token)).toBe(expected)
   })
 })
+
+describe('two-word spellings of one idea', () => {
+  it('"logged in" asks who one is, not for a login or the logs; "get rid of" asks to remove', () => {
+    expect(terms('which account am I logged in as')).toEqual(['account', 'whoami'])
+    expect(terms('which project am I logged in to')).toEqual(['project', 'whoami'])
+    expect(terms('get rid of an old integration')).toEqual(['remov', 'old', 'integration'])
+    // A login to make stays one.
+    expect(terms('log in to my account')).toEqual(['login', 'account'])
+  })
+})
