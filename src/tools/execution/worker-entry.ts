@@ -110,6 +110,10 @@ async function run(call: Call): Promise<void> {
   // Where the command line is what `ps` shows; on Windows the title is the console window's, not ours to change.
   if (process.platform !== 'win32') process.title = process.argv.join(' ')
   for (const [position, entry] of call.secrets ?? []) process.argv[position] = entry
+  // A module warmed ahead may have required the bin itself (vtex's init hook does, for a value it exports): cached,
+  // it would not run again as the main module, and the command would end at once, printing nothing.
+  const required = createRequire(bin)
+  delete required.cache[required.resolve(bin)]
   // As Node runs a script named on its command line: a CommonJS bin becomes `require.main` (bins that call `run()`
   // with no arguments find the CLI's root from it), an ES module one is loaded as the entry point.
   runMain(bin)
@@ -129,11 +133,15 @@ process.on('message', (message: Call | {warm: Warm}) => {
     process.exitCode = 1
   })
 })
-await loadConfig().catch(() => {})
+// A bin that loads v8-compile-cache first (oclif v1 CLIs such as vtex) compiles what it then requires its own way,
+// and what loads (or fails to load) differs from what this worker's imports would load ahead: such a worker only
+// starts Node ahead of need, so that its run is the cold run.
+const compileCached = /require\(\s*['"]v8-compile-cache['"]\s*\)/.test(readFileSync(bin, 'utf8'))
+if (!compileCached) await loadConfig().catch(() => {})
 const {commands, hooks} = await toWarm
-for (const file of hooks) await importQuietly(file)
+if (!compileCached) for (const file of hooks) await importQuietly(file)
 process.send?.({ready: true})
-for (const file of commands) {
+for (const file of compileCached ? [] : commands) {
   if (started) break
   await importQuietly(file)
 }
