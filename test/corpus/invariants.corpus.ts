@@ -44,8 +44,10 @@ function writeReadmeTable(): void {
 }
 
 function coreOf(cli: CorpusCli): string {
-  for (const candidate of [join(packageRoot(cli), 'node_modules/@oclif/core/package.json'), join(installDir(cli.name), 'node_modules/@oclif/core/package.json')]) {
-    if (existsSync(candidate)) return `@oclif/core ${(JSON.parse(readFileSync(candidate, 'utf8')) as {version: string}).version}`
+  for (const [name, shown] of [['@oclif/core', '@oclif/core'], ['@oclif/config', 'oclif v1, @oclif/config']]) {
+    for (const candidate of [join(packageRoot(cli), `node_modules/${name}/package.json`), join(installDir(cli.name), `node_modules/${name}/package.json`)]) {
+      if (existsSync(candidate)) return `${shown} ${(JSON.parse(readFileSync(candidate, 'utf8')) as {version: string}).version}`
+    }
   }
 
   return '@oclif/core, bundled'
