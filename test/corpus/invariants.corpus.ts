@@ -17,7 +17,7 @@ const NAME = /^[A-Za-z0-9_-]{1,45}$/
 
 const space = realpathSync(mkdtempSync(join(tmpdir(), 'mcp-invariants-')))
 const figures: string[] = []
-/** One row a CLI of the README's corpus table, filled in as its tests run. */
+/** One row a CLI of the corpus table (docs/compatibility.md), filled in as its tests run. */
 const rows = new Map<string, {commands?: number; startupMs?: number; warmMs?: number}>()
 afterAll(() => {
   rmSync(space, {force: true, recursive: true})
@@ -25,9 +25,9 @@ afterAll(() => {
   if (process.env.CORPUS_UPDATE === '1' && rows.size === CORPUS.length) writeReadmeTable()
 })
 
-/** The README's table of the corpus, between its markers, from this run. */
+/** The corpus table of docs/compatibility.md, between its markers, from this run. */
 function writeReadmeTable(): void {
-  const file = join(ROOT, 'README.md')
+  const file = join(ROOT, 'docs', 'compatibility.md')
   const text = readFileSync(file, 'utf8')
   const [begin, end] = ['<!-- corpus-table -->', '<!-- corpus-table-end -->']
   if (!text.includes(begin) || !text.includes(end)) return
