@@ -1,7 +1,7 @@
 // Build step: `mcp stdio`, the command every host launches, bundled. tsc's output of it and everything it imports
 // (the SDK and zod included; not @oclif/core, which must be the one the rest of the plugin loads) become one ES
 // module in its place, dist/commands/mcp/stdio.js: loading one file instead of ~180 saves a third of what the
-// plugin adds to a host's start-up (README "Start-up"). What the command imports only when it needs it (execa for
+// plugin adds to a host's start-up (docs/servers.md, "Start-up"). What the command imports only when it needs it (execa for
 // the first call, the Redis client for `--state`, fast-glob for docs) is split into chunks of their own in
 // dist/bundle/chunks, so start-up parses 1 MB instead of 2.4 MB (bench/RESULTS.md, "Start-up"). The CommonJS guards
 // stay files of their own (the init hook shares their state with the command), required by their place in dist/.

@@ -41,7 +41,7 @@ export interface AgentHost {
   /** The most tools it offers its model, for a host that caps them. */
   toolCap?: number
   tools: ToolLoading
-  /** In words, for the README: how long it waits for a call, how it asks the person, what else it does to tools. */
+  /** In words, for docs/hosts.md: how long it waits for a call, how it asks the person, what else it does to tools. */
   words: {approval: string; other?: string; timeouts: string; tools: string}
 }
 
@@ -226,7 +226,7 @@ export function resultMeta(budget: number, host: AgentHost): Record<string, numb
 const SHOWN: Record<ResultShown, string> = {either: 'not measured (the server fits both)', structured: 'the JSON of structuredContent (text blocks dropped)', text: 'the text blocks'}
 
 /**
- * The README's table of host facts, made from this table (a test keeps the README equal to it): what each host shows
+ * The table of host facts in docs/hosts.md, made from this table (a test keeps the page equal to it): what each host shows
  * its model, what it keeps, how it offers tools, and where each fact comes from.
  */
 export function agentHostsMarkdown(): string {

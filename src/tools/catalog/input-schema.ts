@@ -113,7 +113,7 @@ export function flagSignature(flag: Command.Flag.Cached): string {
   return `${flag.name}\u0000${flag.type}\u0000${flag.summary ?? flag.description ?? ''}`
 }
 
-/** Whether a visible flag of `command` becomes part of the tool input (see the README's "Flags" rules). */
+/** Whether a visible flag of `command` becomes part of the tool input (see the "Flags rules" in docs/tools.md). */
 export function isExposedFlag(flag: Command.Flag.Cached, omit: ReadonlySet<string>, command?: Command.Cached): boolean {
   if (flag.hidden || flag.deprecated || oclifOwned(flag, command) || omit.has(flag.name)) return false
   return !(flag.type === 'boolean' && INTERACTIVE_FLAGS.has(flag.name))
