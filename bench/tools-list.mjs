@@ -12,6 +12,7 @@ import {parseAuthorConfig} from '../dist/settings/author-config.js'
 import {resolveSettings} from '../dist/settings/settings.js'
 import {buildServerPlan} from '../dist/mcp/plan.js'
 import {createServerFactory} from '../dist/mcp/factory.js'
+import {callEnvironmentFor} from '../dist/mcp/lifecycle.js'
 import {isolatedHome} from './common.mjs'
 import {generateCli} from './generate-cli.mjs'
 
@@ -23,13 +24,15 @@ const tokens = (bytes) => Math.round(bytes / 4)
 
 async function measure(config, flags) {
   const plan = buildServerPlan(config, resolveSettings(parseAuthorConfig({}), flags))
-  const server = createServerFactory(plan)()
+  const env = callEnvironmentFor(plan)
+  const server = createServerFactory(plan, env)()
   const client = new Client({name: 'bench', version: '1'})
   const [a, b] = InMemoryTransport.createLinkedPair()
   await Promise.all([server.connect(b), client.connect(a)])
   const {tools} = await client.listTools()
   await client.close()
   await server.close()
+  await env.dispose()
   return {bytes: Buffer.byteLength(JSON.stringify({tools})), commands: plan.projection.band.length, reachable: plan.projection.executable.size, tools: tools.length}
 }
 

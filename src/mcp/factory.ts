@@ -11,6 +11,7 @@ import {
 } from '@modelcontextprotocol/server'
 import type * as z from 'zod'
 
+import type {CallEnvironment} from '../tools/execution/call-environment.js'
 import type {CallAnswer, CallContext} from '../tools/execution/pipeline.js'
 import type {Listable} from '../tools/exposure/listing.js'
 import type {ListedTool, ServerPlan} from './plan.js'
@@ -77,8 +78,9 @@ async function guarded(name: string, run: () => CallAnswer | Promise<CallAnswer>
   }
 }
 
-/** What the factory learns about the request it builds a server for. */
+/** What the factory learns about the request it builds a server for, and what its calls run with. */
 interface Transport {
+  env: CallEnvironment
   era: ProtocolEra
   http: boolean
   /** The host the set-up named: `?client=` in an HTTP request's URL, else the server's --client. */
@@ -124,14 +126,14 @@ function callContext(ctx: ServerContext, server: McpServer, {era, http, named, r
   return {...base, progress: report}
 }
 
-type Handler = (input: Record<string, unknown>, context: CallContext) => CallAnswer | Promise<CallAnswer>
+type Handler = (input: Record<string, unknown>, context: CallContext, env: CallEnvironment) => CallAnswer | Promise<CallAnswer>
 
 /** One tool, as the SDK registers it: the SDK validates the input, then `handler` answers (faults included). */
 function register(server: McpServer, transport: Transport, tool: Listable, schema: ToolSchema, handler: Handler): void {
   server.registerTool(
     tool.name,
     {annotations: tool.annotations, description: tool.description, inputSchema: schema, title: tool.title},
-    (input, ctx) => guarded(tool.name, () => handler(input as Record<string, unknown>, callContext(ctx, server, transport))),
+    (input, ctx) => guarded(tool.name, () => handler(input as Record<string, unknown>, callContext(ctx, server, transport), transport.env)),
   )
 }
 
@@ -141,7 +143,7 @@ function register(server: McpServer, transport: Transport, tool: Listable, schem
  * per request: that was most of the cost of a tools/list over HTTP), each entry with the `_meta` that host reads.
  */
 function listingOf(plan: ServerPlan, host: AgentHost): Tool[] {
-  const budget = resultBudget(plan.call.settings.maxResultTokens, host)
+  const budget = resultBudget(plan.settings.maxResultTokens, host)
   const first = firstLoaded(plan.projection)
   return plan.listedFor(host).map(({kind, tool}) => {
     const facts: MetaFacts = kind === 'command' ? {hints: tool.hints, loadFirst: first.has(tool), searchHint: commandSearchHint(tool)} : {hints: tool.hints, ...BUILTIN_LOADING[tool.name]}
@@ -156,19 +158,20 @@ function selected(selection: ToolSelection, entry: ListedTool): boolean {
 /**
  * The one server factory both transports use: a fresh McpServer with the tools registered (all of them, or the ones
  * a single HTTP request needs), cheap and I/O-free. Every command tool's call goes to the one call pipeline
- * (src/tools/execution/pipeline.ts).
+ * (src/tools/execution/pipeline.ts), with `env`: the server's call environment.
  */
-export function createServerFactory(plan: ServerPlan, options: {warnUnaskable?: boolean} = {}): (context?: McpRequestContext, tools?: ToolSelection) => McpServer {
+export function createServerFactory(plan: ServerPlan, env: CallEnvironment, options: {warnUnaskable?: boolean} = {}): (context?: McpRequestContext, tools?: ToolSelection) => McpServer {
   // One listing per host that asks (the entries' _meta differ), made on first use.
   const listings = new Map<string, Tool[]>()
   const listingFor = (host: AgentHost) => listings.get(host.id) ?? listings.set(host.id, listingOf(plan, host)).get(host.id)!
-  const seal = new QuestionSeal(plan.call)
+  const seal = new QuestionSeal(env)
   return (context, tools = 'all') => {
     const asked = context?.requestInfo && new URL(context.requestInfo.url).searchParams.get('client')
     const transport: Transport = {
+      env,
       era: context?.era ?? 'legacy',
       http: context?.requestInfo !== undefined,
-      named: isAgentHostId(asked) ? asked : plan.call.settings.agentHost,
+      named: isAgentHostId(asked) ? asked : plan.settings.agentHost,
       readOnly: plan.projection.readOnly,
       seal,
       versionHeader: context?.requestInfo?.headers.get('mcp-protocol-version') ?? undefined,
@@ -183,10 +186,10 @@ export function createServerFactory(plan: ServerPlan, options: {warnUnaskable?: 
     // The capabilities above are declared whatever is registered; a tools request reads no resource or prompt.
     const hostOf = (ctx: ServerContext) => agentHostOf(clientOf(ctx, server, transport.era)?.name, transport.named)
     if (tools === 'all' || tools === 'none') {
-      registerResources(server, plan, hostOf)
+      registerResources(server, plan, env, hostOf)
       registerPrompts(server, plan.prompts, (ctx) => plan.commandsFor(hostOf(ctx)))
     }
-    if (options.warnUnaskable && plan.call.settings.confirmDestructive && !plan.call.settings.trustHostApproval) {
+    if (options.warnUnaskable && plan.settings.confirmDestructive && !plan.settings.trustHostApproval) {
       // One connection per process on stdio: say once, at the handshake, what the pipeline will do with this client.
       server.server.oninitialized = () => {
         if (!server.server.getClientCapabilities()?.elicitation) {
@@ -201,7 +204,7 @@ export function createServerFactory(plan: ServerPlan, options: {warnUnaskable?: 
       if (entry.kind === 'builtin') register(server, transport, entry.tool, schemaOf(entry.tool), entry.tool.handler)
       else {
         const {tool} = entry
-        register(server, transport, tool, schemaOf(tool.input), (input, context) => callCommandTool(tool, input, plan.call, context))
+        register(server, transport, tool, schemaOf(tool.input), (input, context) => callCommandTool(tool, input, env, context))
       }
     }
 

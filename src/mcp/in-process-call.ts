@@ -2,6 +2,7 @@ import {Client} from '@modelcontextprotocol/client'
 import {type CallToolResult, InMemoryTransport} from '@modelcontextprotocol/server'
 
 import type {CommandTool} from '../tools/catalog/registry.js'
+import type {CallEnvironment} from '../tools/execution/call-environment.js'
 import type {ServerPlan} from './plan.js'
 
 import {spelled} from '../host/spelling.js'
@@ -71,14 +72,14 @@ function unknownTool(plan: ServerPlan, name: string, listed: readonly string[]):
   // A command's id given for its tool's name (`tasks add`, `tasks:add`): every command in reach is a tool.
   const command = findExecutable(plan.projection, name)
   if (command) {
-    return new CallRequestError('UNKNOWN_TOOL', `"${name}" is the command "${command.displayId}": its tool is "${command.name}".`, [spelled(plan.call.config, 'call', command.name)])
+    return new CallRequestError('UNKNOWN_TOOL', `"${name}" is the command "${command.displayId}": its tool is "${command.name}".`, [spelled(plan.config, 'call', command.name)])
   }
 
   const near = closeMatches(name, listed)
   return new CallRequestError(
     'UNKNOWN_TOOL',
     `No tool "${name}".${near.length > 0 ? ` Did you mean: ${near.join(', ')}?` : ''}`,
-    [`"${spelled(plan.call.config, 'tools')}" lists every tool this server exposes.`],
+    [`"${spelled(plan.config, 'tools')}" lists every tool this server exposes.`],
   )
 }
 
@@ -92,12 +93,12 @@ export type Asker = (question: string) => Promise<'accept' | 'cancel' | 'decline
  * --confirm-destructive) to the person; without it, it cannot be asked. Unknown tools are refused
  * (CallRequestError) before anything runs. Client and server are closed before it returns.
  */
-export async function callToolInProcess(plan: ServerPlan, name: string, args: Record<string, unknown>, ask?: Asker): Promise<CallToolResult> {
+export async function callToolInProcess(plan: ServerPlan, env: CallEnvironment, name: string, args: Record<string, unknown>, ask?: Asker): Promise<CallToolResult> {
   // The server answers every tool a host may list (plan.callable: see createServerFactory).
   const names = plan.callable.map((entry) => entry.tool.name)
   if (!names.includes(name)) throw unknownTool(plan, name, names)
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
-  const server = createServerFactory(plan)()
+  const server = createServerFactory(plan, env)()
   const client = new Client({name: `${plan.info.name}-mcp-call`, version: plan.info.version}, ask ? {capabilities: {elicitation: {form: {}}}} : {})
   if (ask) {
     client.setRequestHandler('elicitation/create', async (request) => {
@@ -110,7 +111,7 @@ export async function callToolInProcess(plan: ServerPlan, name: string, args: Re
     await server.connect(serverSide)
     await client.connect(clientSide)
     // The server enforces each command's own timeout; the client only has to wait longer than the longest.
-    const longest = Math.max(plan.call.settings.timeoutMs, ...[...plan.projection.executable.values()].map((t) => t.timeoutMs))
+    const longest = Math.max(plan.settings.timeoutMs, ...[...plan.projection.executable.values()].map((t) => t.timeoutMs))
     return (await client.callTool({arguments: args, name}, {timeout: longest + 30_000})) as CallToolResult
   } finally {
     await client.close().catch(() => {})

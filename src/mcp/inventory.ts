@@ -50,7 +50,7 @@ export interface Inventory {
 /** What a server of this plan lists for the host its --client names (a host no request names, without it). */
 export function takeInventory(plan: ServerPlan): Inventory {
   const {projection} = plan
-  const view = plan.viewFor(agentHostOf(undefined, plan.call.settings.agentHost))
+  const view = plan.viewFor(agentHostOf(undefined, plan.settings.agentHost))
   const listedCommands = view.commands
   const tools = view.tools.map(
     ({kind, tool}): InventoryTool => ({annotations: tool.hints, command: kind === 'builtin' ? null : tool.displayId, kind, name: tool.name}),

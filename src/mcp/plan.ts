@@ -7,17 +7,9 @@ import type {BuiltinTool} from '../tools/builtins/builtin-tool.js'
 import type {CommandTool, Registry} from '../tools/catalog/registry.js'
 import type {NotListed, Projection} from '../tools/exposure/projection.js'
 
-import {cliInfoTool} from '../tools/builtins/cli-info.js'
-import {describeCapabilitiesTool} from '../tools/builtins/describe-capabilities.js'
-import {describeCommandTool} from '../tools/builtins/describe-command.js'
-import {docsIndex, type DocsIndex, docsTools} from '../tools/builtins/docs.js'
-import {findCommandsTool} from '../tools/builtins/find-commands.js'
-import {cancelJobTool, jobStatusTool} from '../tools/builtins/jobs.js'
-import {listCommandsTool} from '../tools/builtins/list-commands.js'
-import {readOutputTool} from '../tools/builtins/read-output.js'
-import {runCommandTool} from '../tools/builtins/run-command.js'
+import {builtinTools} from '../tools/builtins/all.js'
+import {docsIndex, type DocsIndex} from '../tools/builtins/docs-index.js'
 import {buildRegistry} from '../tools/catalog/registry.js'
-import {type CallEnvironment, createCallEnvironment} from '../tools/execution/call-environment.js'
 import {UNKNOWN_HOST} from '../settings/agent-hosts.js'
 import {hostCommands} from '../tools/exposure/host-exposure.js'
 import {entryBytes, LISTING_ENVELOPE_BYTES} from '../tools/exposure/listing.js'
@@ -25,8 +17,9 @@ import {GATEWAY_REASON, project} from '../tools/exposure/projection.js'
 import {type PlannedPrompt, planPrompts} from './prompts.js'
 import {agentInstructions, type AgentInstructions} from './instructions.js'
 
-// The composition root: from the host's config and the settings, the registry, the projection, the call environment
-// and the precomputed tools/list of one server (buildServerPlan). The factory registers from it.
+// What a server serves, as data: from the host's config and the settings, the registry, the projection, the built-in
+// tools and what each host is listed (buildServerPlan). It runs nothing: the servers pair it with a call environment
+// (tools/execution/call-environment.ts, made by lifecycle.ts), and `mcp tools`, `mcp skill` and `mcp config` read it alone.
 
 /** The revisions the SDK serves: the 2026-07-28 (modern) era next to the 2025 (legacy) ones it lists. */
 export const PROTOCOL_REVISIONS: readonly string[] = ['2026-07-28', ...SUPPORTED_PROTOCOL_VERSIONS]
@@ -70,10 +63,9 @@ function hostViews(projection: Projection, builtins: readonly BuiltinTool[], exp
   }
 }
 
-/** Everything the factory reads; built once per process, shared by every server instance and transport. */
+/** What a server serves, built once per process and shared by every server instance and transport; pure data. */
 export interface ServerPlan {
-  /** What calls run with; its dispose() ends everything the server's calls leave running. */
-  call: CallEnvironment
+  config: Config
   /** The docs search_docs, read_doc and the docs resources serve. */
   docs: DocsIndex
   info: {name: string; title?: string; version: string}
@@ -92,47 +84,29 @@ export interface ServerPlan {
   /** The author's prompts (oclif.mcp.prompts), compiled. */
   prompts: readonly PlannedPrompt[]
   registry: Registry
+  settings: Settings
 }
 
 /**
- * The composition root: the registry from the CLI's metadata, the projection of it this server exposes, the call
- * environment, the built-in tools and the tools/list order. Nothing runs and nothing is started yet.
+ * The registry from the CLI's metadata, the projection of it this server exposes, the built-in tools and the
+ * tools/list order. The byte budget bounds the whole tools/list: the built-ins' entries are measured once (they
+ * depend on the boundary, never on the band) and the band is fitted to what they leave, when it is first needed.
  */
-export function buildServerPlan(config: Config, settings: Settings, shared?: Pick<ServerPlan, 'call' | 'docs' | 'registry'>): ServerPlan {
+export function buildServerPlan(config: Config, settings: Settings, shared?: Pick<ServerPlan, 'docs' | 'registry'>): ServerPlan {
   const registry = shared?.registry ?? buildRegistry(config, settings)
-  // The byte budget bounds the whole tools/list. The built-in tools' entries do not depend on which commands are in
-  // the band (only on the boundary, the same for any band), so they are measured against the band that ignores
-  // them; the band is then fitted to what they leave, and the built-ins are made again for the projection they report.
-  const unreserved = project(registry, settings)
-  // Warm workers import the listed commands ahead: the band's, fitted by the time a worker starts (after a call).
-  let listedIds = (): readonly string[] => []
-  const call = shared?.call ?? createCallEnvironment(config, settings, unreserved, () => listedIds())
   const docs = shared?.docs ?? docsIndex(config, settings.author.docs ?? [])
-  // The built-ins ask, when called, what the caller's host lists: the views are made once the final projection is.
+  let builtins: readonly BuiltinTool[] = []
+  const projection = project(registry, settings, () => builtins.reduce((sum, tool) => sum + entryBytes(tool, tool.schema), LISTING_ENVELOPE_BYTES))
+  // The built-ins ask, when called, what the caller's host lists: the views are made once the built-ins are.
   let views: HostViews | undefined
-  const builtinsFor = (projection: Projection): BuiltinTool[] => [
-    describeCapabilitiesTool(projection, (host) => views!.of(host)),
-    cliInfoTool(config, projection, PROTOCOL_REVISIONS, (host) => views!.of(host).commands),
-    listCommandsTool(config, projection, (host) => views!.of(host).commands),
-    describeCommandTool(config, projection, (host) => views!.of(host).commands),
-    findCommandsTool(config, projection, (host) => views!.of(host).commands),
-    runCommandTool(config, projection, call),
-    jobStatusTool(call),
-    cancelJobTool(call),
-    readOutputTool(call),
-    ...docsTools(config, docs),
-  ]
-  const reserved = builtinsFor(unreserved).reduce((sum, tool) => sum + entryBytes(tool, tool.schema), LISTING_ENVELOPE_BYTES)
-  const projection = project(registry, settings, reserved)
-  if (!shared) listedIds = () => projection.band.map((tool) => tool.id)
-  const builtins = builtinsFor(projection)
+  builtins = builtinTools({config, docs, listingOf: (host) => views!.of(host), projection, revisions: PROTOCOL_REVISIONS})
   views = hostViews(projection, builtins, settings.projection.exposure)
   const byId = [...projection.executable.values()].sort((a, b) => (a.id < b.id ? -1 : 1))
   const made = views
   return {
-    call,
     callable: [...builtins.map((tool) => ({kind: 'builtin' as const, tool})), ...byId.map((tool) => ({kind: 'command' as const, tool}))],
     commandsFor: (host) => made.of(host).commands,
+    config,
     docs,
     info: {name: config.bin, version: config.version, ...(settings.author.title ? {title: settings.author.title} : {})},
     instructions: agentInstructions(config, settings, projection),
@@ -145,6 +119,7 @@ export function buildServerPlan(config: Config, settings: Settings, shared?: Pic
     projection,
     prompts: planPrompts(config, settings.author.prompts, projection),
     registry,
+    settings,
     viewFor: (host) => made.of(host),
   }
 }
@@ -152,10 +127,10 @@ export function buildServerPlan(config: Config, settings: Settings, shared?: Pic
 /**
  * The same server narrowed to its read-only commands, as `--read-only` would make it: what a request whose OAuth
  * token carries only the read scope is served (its tools/list, typed tools, run_command, references and prompts).
- * It shares the registry, the docs and the call environment (workers, jobs, limits) with the full plan.
+ * It shares the registry and the docs with the full plan (and the servers run both with one call environment).
  */
 export function readOnlyPlan(plan: ServerPlan): ServerPlan {
   if (plan.projection.readOnly) return plan
-  const {config, settings} = plan.call
+  const {config, settings} = plan
   return buildServerPlan(config, {...settings, projection: {...settings.projection, readOnly: true}}, plan)
 }

@@ -2,6 +2,7 @@ import {type ListResourcesResult, type McpServer, ProtocolError, ProtocolErrorCo
 
 
 import type {AgentHost} from '../settings/agent-hosts.js'
+import type {CallEnvironment} from '../tools/execution/call-environment.js'
 import type {ServerPlan} from './plan.js'
 
 import {uriScheme} from '../host/facts.js'
@@ -44,7 +45,7 @@ const listings = new WeakMap<ServerPlan, Promise<Resource[]>>()
 function listedResources(plan: ServerPlan): Promise<Resource[]> {
   let listing = listings.get(plan)
   if (!listing) {
-    const {bin} = plan.call.config
+    const {bin} = plan.config
     const scheme = uriScheme(bin)
     const {uri} = plan.instructions
     listing = plan.docs().then((docs) => [
@@ -58,8 +59,9 @@ function listedResources(plan: ServerPlan): Promise<Resource[]> {
   return listing
 }
 
-export function registerResources(server: McpServer, plan: ServerPlan, hostOf: (ctx: ServerContext) => AgentHost | undefined = () => undefined): void {
-  const {config, outputs} = plan.call
+export function registerResources(server: McpServer, plan: ServerPlan, env: CallEnvironment, hostOf: (ctx: ServerContext) => AgentHost | undefined = () => undefined): void {
+  const {config} = plan
+  const {outputs} = env
   const scheme = uriScheme(config.bin)
   const {markdown, uri: instructionsUri} = plan.instructions
   const ids = [...plan.projection.executable.keys()]
@@ -92,7 +94,7 @@ export function registerResources(server: McpServer, plan: ServerPlan, hostOf: (
   server.registerResource('command-output', output, {description: 'The whole output of a command run whose result was cut, or of a job', mimeType: 'text/plain', title: 'Command output'}, async (href, variables, ctx) => {
     const kept = await outputs.find(String(variables.id), principalOf(ctx))
     const stream = String(variables.stream)
-    if (!kept || (stream !== 'stdout' && stream !== 'stderr') || !visibleRun(plan.call.boundary, plan.projection.readOnly, kept.command)) {
+    if (!kept || (stream !== 'stdout' && stream !== 'stderr') || !visibleRun(env.boundary, plan.projection.readOnly, kept.command)) {
       throw new ResourceNotFoundError(href.href, `No kept output at ${href.href}: it was never kept, has been evicted for newer ones, or belonged to a server process that has stopped.`)
     }
 

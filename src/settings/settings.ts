@@ -4,7 +4,7 @@ import {availableParallelism} from 'node:os'
 
 import type {AgentHostId} from './agent-hosts.js'
 import type {AuthorConfig} from './author-config.js'
-import type {projectionFlags, serverFlags} from './flags.js'
+import {type OptionName, optionValue, SERVER_OPTIONS, type serverFlags} from './server-options.js'
 
 /**
  * How commands are listed as tools: `band` (a typed band within the tool and byte budgets, the rest through the
@@ -69,17 +69,18 @@ export interface Settings {
   workers: number
 }
 
-export const DEFAULT_FOREGROUND_SECONDS = 45
-export const DEFAULT_TIMEOUT_SECONDS = 30 * 60
-export const DEFAULT_MAX_OUTPUT_BYTES = 4 * 1024 * 1024
-export const DEFAULT_MAX_RESULT_TOKENS = 20_000
-export const DEFAULT_MAX_QUEUE = 32
-export const DEFAULT_WORKERS = 1
-export const DEFAULT_MAX_TOOLS = 40
-export const DEFAULT_MAX_BYTES = 32 * 1024
+// The defaults, as the table of server options declares them (server-options.ts).
+export const DEFAULT_FOREGROUND_SECONDS = SERVER_OPTIONS.foreground.default
+export const DEFAULT_TIMEOUT_SECONDS = SERVER_OPTIONS['job-timeout'].default
+export const DEFAULT_MAX_OUTPUT_BYTES = SERVER_OPTIONS['max-output'].default
+export const DEFAULT_MAX_RESULT_TOKENS = SERVER_OPTIONS['max-result-tokens'].default
+export const DEFAULT_MAX_QUEUE = SERVER_OPTIONS['max-queue'].default
+export const DEFAULT_WORKERS = SERVER_OPTIONS.workers.default
+export const DEFAULT_MAX_TOOLS = SERVER_OPTIONS['max-tools'].default
+export const DEFAULT_MAX_BYTES = SERVER_OPTIONS['max-bytes'].default
 
-/** The flags every server command shares (src/settings/flags.ts), as parsed; any may be missing. */
-export type ServerFlags = Partial<Interfaces.InferredFlags<typeof projectionFlags & typeof serverFlags>>
+/** The flags every server command shares (server-options.ts), as parsed; any may be missing. */
+export type ServerFlags = Partial<Interfaces.InferredFlags<typeof serverFlags>>
 
 /**
  * Where calls may run: the directories given with --allow-cwd; else, for a server other machines reach
@@ -90,31 +91,33 @@ function allowedCwd(flags: ServerFlags, remote: boolean): string[] | undefined {
   return remote ? (flags.cwd ? [flags.cwd] : []) : undefined
 }
 
+/** Each option from its flag, else the author's key, else its default (server-options.ts). */
 export function resolveSettings(author: AuthorConfig, flags: ServerFlags, background = true, remote = false): Settings {
+  const value = <T>(name: OptionName) => optionValue<T>(name, flags, author)
   return {
     agentHost: flags.client,
     allowedCwd: allowedCwd(flags, remote),
-    audit: flags.audit ?? true,
+    audit: value('audit'),
     author,
     background,
-    confirmDestructive: flags['confirm-destructive'] ?? author.confirmDestructive ?? false,
+    confirmDestructive: value('confirm-destructive'),
     defaultCwd: flags.cwd,
-    foregroundMs: 1000 * (flags.foreground ?? author.foreground ?? DEFAULT_FOREGROUND_SECONDS),
+    foregroundMs: 1000 * value<number>('foreground'),
     maxConcurrency: flags['max-concurrency'] ?? availableParallelism(),
-    maxOutputBytes: flags['max-output'] ?? author.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
-    maxResultTokens: flags['max-result-tokens'] ?? author.maxResultTokens ?? DEFAULT_MAX_RESULT_TOKENS,
-    maxQueue: flags['max-queue'] ?? DEFAULT_MAX_QUEUE,
+    maxOutputBytes: value('max-output'),
+    maxResultTokens: value('max-result-tokens'),
+    maxQueue: value('max-queue'),
     projection: {
       exclude: flags.exclude ?? [],
-      exposure: flags.exposure ?? author.exposure ?? 'auto',
-      maxBytes: flags['max-bytes'] ?? DEFAULT_MAX_BYTES,
-      maxTools: flags['max-tools'] ?? DEFAULT_MAX_TOOLS,
+      exposure: value('exposure'),
+      maxBytes: value('max-bytes'),
+      maxTools: value('max-tools'),
       profile: flags.profile,
-      readOnly: flags['read-only'] ?? false,
+      readOnly: value('read-only'),
       tools: flags.tools,
     },
-    timeoutMs: 1000 * (flags['job-timeout'] ?? author.timeout ?? DEFAULT_TIMEOUT_SECONDS),
-    trustHostApproval: flags['trust-host-approval'] ?? author.trustHostApproval ?? false,
-    workers: flags.workers ?? author.workers ?? DEFAULT_WORKERS,
+    timeoutMs: 1000 * value<number>('job-timeout'),
+    trustHostApproval: value('trust-host-approval'),
+    workers: value('workers'),
   }
 }

@@ -11,21 +11,25 @@ import * as z from 'zod'
 import type {ToolSelection} from '../../src/mcp/factory.js'
 
 import {createServerFactory} from '../../src/mcp/factory.js'
+import {callEnvironmentFor} from '../../src/mcp/lifecycle.js'
 import {buildServerPlan, type ServerPlan} from '../../src/mcp/plan.js'
+import type {CallEnvironment} from '../../src/tools/execution/call-environment.js'
 import {parseAuthorConfig} from '../../src/settings/author-config.js'
 import {resolveSettings} from '../../src/settings/settings.js'
 import {builtinTool} from '../../src/tools/builtins/builtin-tool.js'
 import {ROOT, textOf} from '../helpers/taskbox.js'
 
 let plan: ServerPlan
+let env: CallEnvironment
 
 beforeAll(async () => {
   const config = await Config.load(join(ROOT, 'examples/taskbox'))
   // With the example CLI's own settings: its prompt (plan-week) among them.
   plan = buildServerPlan(config, resolveSettings(parseAuthorConfig((config.pjson.oclif as {mcp?: unknown}).mcp), {workers: 0}))
+  env = callEnvironmentFor(plan)
 })
 
-afterAll(() => plan.call.dispose())
+afterAll(() => env.dispose())
 
 async function connected(server: McpServer): Promise<{client: Client; close: () => Promise<void>}> {
   const client = new Client({name: 'factory-test', version: '1'})
@@ -35,7 +39,7 @@ async function connected(server: McpServer): Promise<{client: Client; close: () 
 }
 
 async function withServer<T>(selection: ToolSelection | undefined, use: (client: Client) => Promise<T>, from = plan): Promise<T> {
-  const {client, close} = await connected(createServerFactory(from)(undefined, selection))
+  const {client, close} = await connected(createServerFactory(from, env)(undefined, selection))
   try {
     return await use(client)
   } finally {

@@ -9,7 +9,9 @@ import {Config} from '@oclif/core'
 import {join} from 'node:path'
 
 import {createServerFactory} from '../../src/mcp/factory.js'
+import {callEnvironmentFor} from '../../src/mcp/lifecycle.js'
 import {buildServerPlan, type ServerPlan} from '../../src/mcp/plan.js'
+import type {CallEnvironment} from '../../src/tools/execution/call-environment.js'
 import {AGENT_HOSTS, type AgentHost, UNKNOWN_HOST} from '../../src/settings/agent-hosts.js'
 import {parseAuthorConfig} from '../../src/settings/author-config.js'
 import {type ExposureChoice, resolveSettings, type ServerFlags} from '../../src/settings/settings.js'
@@ -17,26 +19,26 @@ import {exposureFor, hostCommands} from '../../src/tools/exposure/host-exposure.
 import {ROOT} from '../helpers/taskbox.js'
 
 let config: Config
-const plans: ServerPlan[] = []
+/** One call environment per plan a server was made of. */
+const envs = new Map<ServerPlan, CallEnvironment>()
 
 beforeAll(async () => {
   config = await Config.load(join(ROOT, 'examples/taskbox'))
 })
 
 afterAll(async () => {
-  for (const plan of plans) await plan.call.dispose()
+  for (const env of envs.values()) await env.dispose()
 })
 
 function planOf(flags: ServerFlags): ServerPlan {
   const plan = buildServerPlan(config, resolveSettings(parseAuthorConfig((config.pjson.oclif as {mcp?: unknown}).mcp), {workers: 0, ...flags}))
-  plans.push(plan)
   return plan
 }
 
 /** The official client as `clientName` (the name a host sends), connected to a server of `plan`. */
 async function as<T>(clientName: string, plan: ServerPlan, use: (client: Client) => Promise<T>): Promise<T> {
   const client = new Client({name: clientName, version: '1'})
-  const server = createServerFactory(plan)()
+  const server = createServerFactory(plan, envs.get(plan) ?? envs.set(plan, callEnvironmentFor(plan)).get(plan)!)()
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
   await Promise.all([server.connect(serverSide), client.connect(clientSide)])
   try {

@@ -31,14 +31,14 @@ describe('prepareServer(…).dispose()', () => {
     const prepared = prepareServer(config, {workers: 1})
     prepared.startWorkers()
     // A worker warms once the server has run a call (or is filled, as a call does).
-    prepared.plan.call.workers.fill()
+    prepared.env.workers.fill()
     expect(await eventually(() => processesWithEnv('LIFECYCLE_TEST', marker).length >= 1, 60_000)).toBe(true)
 
     const slow = prepared.plan.projection.executable.get('report:weekly')!
-    const call = callCommandTool(slow, {delay: 60}, prepared.plan.call)
-    const workdir = await prepared.plan.call.workdir.get()
+    const call = callCommandTool(slow, {delay: 60}, prepared.env)
+    const workdir = await prepared.env.workdir.get()
     expect(existsSync(workdir)).toBe(true)
-    expect(await eventually(() => prepared.plan.call.groups.size === 1, 60_000)).toBe(true)
+    expect(await eventually(() => prepared.env.groups.size === 1, 60_000)).toBe(true)
 
     await prepared.dispose()
     const answer = await call
@@ -46,6 +46,6 @@ describe('prepareServer(…).dispose()', () => {
     expect((answer as {structuredContent: {signal?: string}}).structuredContent.signal).toBe('SIGKILL')
     expect(await eventually(() => processesWithEnv('LIFECYCLE_TEST', marker).length === 0)).toBe(true)
     expect(existsSync(workdir)).toBe(false)
-    expect(prepared.plan.call.workers.enabled).toBe(false)
+    expect(prepared.env.workers.enabled).toBe(false)
   })
 })

@@ -8,6 +8,7 @@ import {join} from 'node:path'
 
 import {parseAuthorConfig} from '../../src/settings/author-config.js'
 import {resolveSettings, type ServerFlags} from '../../src/settings/settings.js'
+import {callEnvironmentFor} from '../../src/mcp/lifecycle.js'
 import {buildServerPlan} from '../../src/mcp/plan.js'
 import {createServerFactory} from '../../src/mcp/factory.js'
 import {generateCli} from '../fixtures/generate-cli.js'
@@ -24,7 +25,8 @@ async function listTools(
 ): Promise<{commandTools: number; maxBytes: number; maxTools: number; tools: Listed}> {
   const settings = resolveSettings(parseAuthorConfig((config.pjson.oclif as {mcp?: unknown}).mcp), flags)
   const plan = buildServerPlan(config, settings)
-  const server = createServerFactory(plan)()
+  const env = callEnvironmentFor(plan)
+  const server = createServerFactory(plan, env)()
   if (sdkHandler) {
     // Put the SDK's own tools/list and tools/call handlers back in place of the server's precomputed listing.
     server.server.removeRequestHandler('tools/list')
@@ -43,6 +45,7 @@ async function listTools(
   } finally {
     await client.close()
     await server.close()
+    await env.dispose()
   }
 }
 

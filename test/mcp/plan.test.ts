@@ -1,7 +1,8 @@
-import {afterAll, beforeAll, describe, expect, it} from '@jest/globals'
+import {beforeAll, describe, expect, it} from '@jest/globals'
 import {Config} from '@oclif/core'
 import {join} from 'node:path'
 
+import {callEnvironmentFor} from '../../src/mcp/lifecycle.js'
 import {buildServerPlan, type ServerPlan} from '../../src/mcp/plan.js'
 import {parseAuthorConfig} from '../../src/settings/author-config.js'
 import {resolveSettings} from '../../src/settings/settings.js'
@@ -15,8 +16,6 @@ beforeAll(async () => {
   plan = buildServerPlan(config, resolveSettings(parseAuthorConfig({}), {workers: 0}))
 })
 
-afterAll(() => plan.call.dispose())
-
 describe('buildServerPlan', () => {
   it('builds exactly the built-in tools whose names the catalog reserves', () => {
     const builtins = plan.listed.filter((entry) => entry.kind === 'builtin').map((entry) => entry.tool.name)
@@ -29,8 +28,14 @@ describe('buildServerPlan', () => {
     expect(plan.listed.slice(BUILTIN_TOOL_NAMES.length).map((entry) => entry.tool)).toEqual(plan.projection.band)
   })
 
-  it('runs calls inside the boundary it lists from', () => {
-    expect([...plan.call.boundary.executable]).toEqual([...plan.projection.executable])
+  it('runs calls inside the boundary it lists from', async () => {
+    const env = callEnvironmentFor(plan)
+    try {
+      expect([...env.boundary.executable]).toEqual([...plan.projection.executable])
+    } finally {
+      await env.dispose()
+    }
+
     expect(plan.projection.band.every((tool) => plan.projection.executable.get(tool.id) === tool)).toBe(true)
   })
 
@@ -39,10 +44,6 @@ describe('buildServerPlan', () => {
     expect(hintsOf(plan)).toMatchObject({destructiveHint: true, readOnlyHint: false})
     const config = await Config.load(join(ROOT, 'examples/taskbox'))
     const readOnly = buildServerPlan(config, resolveSettings(parseAuthorConfig({}), {'read-only': true, workers: 0}))
-    try {
-      expect(hintsOf(readOnly)).toMatchObject({destructiveHint: false, readOnlyHint: false})
-    } finally {
-      await readOnly.call.dispose()
-    }
+    expect(hintsOf(readOnly)).toMatchObject({destructiveHint: false, readOnlyHint: false})
   })
 })

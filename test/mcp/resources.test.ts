@@ -10,7 +10,9 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 
 import {createServerFactory} from '../../src/mcp/factory.js'
+import {callEnvironmentFor} from '../../src/mcp/lifecycle.js'
 import {buildServerPlan, type ServerPlan} from '../../src/mcp/plan.js'
+import type {CallEnvironment} from '../../src/tools/execution/call-environment.js'
 import {RESOURCES_PAGE} from '../../src/mcp/resources.js'
 import {parseAuthorConfig} from '../../src/settings/author-config.js'
 import {resolveSettings} from '../../src/settings/settings.js'
@@ -20,15 +22,17 @@ import {ROOT} from '../helpers/taskbox.js'
 let root: string
 let cli: GeneratedCli
 let plan: ServerPlan
+let env: CallEnvironment
 
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'resources-'))
   cli = generateCli(root, {minCommands: 1000})
   plan = buildServerPlan(await Config.load(root), resolveSettings(parseAuthorConfig({}), {workers: 0}))
+  env = callEnvironmentFor(plan)
 }, 60_000)
 
 afterAll(async () => {
-  await plan?.call.dispose()
+  await env?.dispose()
   rmSync(root, {force: true, recursive: true})
 })
 
@@ -36,7 +40,7 @@ describe('resources/list', () => {
   it('pages through every command reference inside the boundary, once each', async () => {
     const client = new Client({name: 'resources-test', version: '1'})
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
-    const server = createServerFactory(plan)()
+    const server = createServerFactory(plan, env)()
     await Promise.all([server.connect(serverSide), client.connect(clientSide)])
     try {
       // A call without a cursor has the client walk every page itself; the pages are walked here one by one from the

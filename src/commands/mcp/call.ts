@@ -5,7 +5,7 @@ import {HostCommand} from '../../host/command.js'
 import {CallRequestError, callToolInProcess, readToolArguments, resultText, secretKeysIn} from '../../mcp/in-process-call.js'
 import {prepareServerFor} from '../../mcp/lifecycle.js'
 import {terminalAsker} from '../../mcp/terminal-ask.js'
-import {projectionFlags, serverFlags} from '../../settings/flags.js'
+import {serverFlags} from '../../settings/server-options.js'
 
 function withoutForeground<T extends {foreground: unknown}>(flags: T): Omit<T, 'foreground'> {
   const {foreground, ...rest} = flags
@@ -32,7 +32,6 @@ With --confirm-destructive, a destructive command is put to you at the terminal 
   static flags = {
     // No --foreground: `mcp call` waits for its command to end (its process ends with the call, so a job could not outlive it).
     ...withoutForeground(serverFlags),
-    ...projectionFlags,
     args: Flags.string({description: 'The tool\'s arguments as a JSON object (default: standard input when piped, else none).'}),
   }
 
@@ -55,7 +54,7 @@ With --confirm-destructive, a destructive command is put to you at the terminal 
         this.warn(`--args holds ${secret.map((key) => `"${key}"`).join(', ')}, named like a secret: this command's own command line, readable by every local user while it runs, shows it. Pass the arguments on standard input instead (echo '{…}' | ${this.config.bin} … ${args.tool}).`)
       }
 
-      result = await callToolInProcess(prepared.plan, args.tool, toolArgs, ask)
+      result = await callToolInProcess(prepared.plan, prepared.env, args.tool, toolArgs, ask)
     } catch (error) {
       if (error instanceof CallRequestError) this.error(error.message, {code: error.code, exit: 2, suggestions: error.suggestions})
       throw error

@@ -8,8 +8,9 @@ import {ClientConfigError, type WriteOutcome} from '../../clients/config-file-up
 import {type Launch, type Remote, resolveLaunch} from '../../clients/launch.js'
 import {HostCommand} from '../../host/command.js'
 import {spelled} from '../../host/spelling.js'
-import {prepareServerFor} from '../../mcp/lifecycle.js'
-import {launchArguments, projectionFlags, serverFlags} from '../../settings/flags.js'
+import {planServerFor} from '../../mcp/lifecycle.js'
+import {launchArguments} from '../../settings/flags.js'
+import {serverFlags, TRAVELLING} from '../../settings/server-options.js'
 
 interface ConfigResult {
   clients: ClientSetup[]
@@ -26,7 +27,9 @@ const WRITTEN = {added: 'Added', unchanged: 'Already up to date:', updated: 'Upd
  * written (`--client` is this command's own: each entry names its host itself).
  */
 const {client: _ownClient, ...passedServerFlags} = serverFlags
-const PASSED_FLAGS = {...Object.fromEntries(Object.entries(passedServerFlags).map(([name, flag]) => [name, {...flag, default: undefined}])), ...projectionFlags} as typeof passedServerFlags & typeof projectionFlags
+const PASSED_FLAGS = Object.fromEntries(
+  Object.entries(passedServerFlags).flatMap(([name, flag]) => (TRAVELLING.includes(name as keyof typeof serverFlags) ? [[name, {...flag, default: undefined}]] : [])),
+) as typeof passedServerFlags
 
 /** What Claude Code does with a server of each scope, said after writing one. */
 const CLAUDE_SCOPE_NOTES: Record<ClaudeScope, (cwd: string, name: string) => string> = {
@@ -82,7 +85,7 @@ The command is this CLI's executable on PATH when it resolves into this CLI's pa
     const badName = checkServerName(name)
     if (badName) this.error(badName, {exit: 2})
     // The same checks `mcp stdio` makes at start-up, so a client is never given a server that refuses to start.
-    await prepareServerFor(this, flags).dispose()
+    planServerFor(this, flags)
 
     const env = [...new Set(flags.env ?? [])]
     for (const variable of env) {

@@ -4,14 +4,13 @@ import {HostCommand} from '../../host/command.js'
 import {stopSignals} from '../../host/facts.js'
 import {checkBind} from '../../mcp/http/guards.js'
 import {type OAuthGate, OAuthSetupError, openOAuthGate, resolveOAuth} from '../../mcp/http/oauth.js'
-import {DEFAULT_MAX_CONNECTIONS, serveOnHttp} from '../../mcp/http/serve.js'
+import {serveOnHttp} from '../../mcp/http/serve.js'
 import {readToken, restartWithoutSecrets, TokenError} from '../../mcp/http/token.js'
 import {prepareServerFor} from '../../mcp/lifecycle.js'
 import {ConfigError, parseAuthorConfig} from '../../settings/author-config.js'
 import {PROTOCOL_REVISIONS} from '../../mcp/plan.js'
-import {projectionFlags, serverFlags} from '../../settings/flags.js'
+import {httpFlags, optionValue, serverFlags} from '../../settings/server-options.js'
 import {resolveStateUrl, shownUrl} from '../../settings/state-url.js'
-import {DEFAULT_STATE_QUOTA} from '../../settings/state-url.js'
 
 const MIB = 1024 * 1024
 
@@ -30,27 +29,9 @@ It listens on 127.0.0.1 only, unless --allow-remote is given together with authe
   ]
   static flags = {
     ...serverFlags,
-    ...projectionFlags,
-    'allow-remote': Flags.boolean({description: 'Allow listening on a non-loopback address (needs a token or OAuth).'}),
-    'auth-audience': Flags.string({description: "OAuth: this server's public URL as clients reach it (e.g. https://mcp.example.com/mcp), which access tokens must name as their audience."}),
-    'auth-issuer': Flags.string({description: 'OAuth: the authorization server (issuer URL) whose JWT access tokens the server accepts; its metadata and keys are read from it.'}),
-    'auth-read-scope': Flags.string({description: 'OAuth: the scope that reaches read-only commands only (default mcp:read).'}),
-    'auth-write-scope': Flags.string({description: 'OAuth: the scope that reaches every command the server exposes (default mcp:write).'}),
-    'allowed-host': Flags.string({description: 'Another host name the Host header may carry; repeat for several.', multiple: true}),
-    'allowed-origin': Flags.string({description: 'Another browser origin host name to accept; repeat for several.', multiple: true}),
-    grace: Flags.integer({default: 10, description: 'Seconds calls in flight may take to finish when the server stops.', min: 0}),
-    host: Flags.string({default: '127.0.0.1', description: 'Address to listen on.'}),
-    'max-connections': Flags.integer({description: `Connections open at once; more are closed as they arrive (default ${DEFAULT_MAX_CONNECTIONS}).`, min: 1}),
-    port: Flags.integer({default: 5757, description: 'Port to listen on; 0 takes a free one.', max: 65_535, min: 0}),
-    state: Flags.string({
-      description:
-        'A Redis URL (redis://host:port[/db], rediss:// for TLS) where idempotency records, jobs and kept outputs are shared with other replicas (default: files and this process; a URL with a password goes in <BIN>_MCP_STATE).',
-    }),
-    'state-quota': Flags.integer({description: `MiB the --state store may hold in all: kept outputs, finished jobs' results, idempotency results; past it they are kept without their output (default ${DEFAULT_STATE_QUOTA.totalBytes / MIB}).`, min: 1}),
-    'state-quota-per-person': Flags.integer({description: `MiB of that one person (an OAuth subject) may hold (default ${DEFAULT_STATE_QUOTA.perPersonBytes / MIB}).`, min: 1}),
+    ...httpFlags,
     // Refused with an explanation: a token on the command line is readable by every local user.
     token: Flags.string({description: 'Not accepted: use --token-file or the <BIN>_MCP_TOKEN environment variable.', hidden: true}),
-    'token-file': Flags.file({description: 'File holding the bearer token clients must send; only its owner may read it (default: the <BIN>_MCP_TOKEN environment variable).', exists: true}),
   }
 
   async run(): Promise<{url: string}> {
@@ -89,8 +70,8 @@ It listens on 127.0.0.1 only, unless --allow-remote is given together with authe
     delete process.env[stateVariable]
     if ('error' in state) this.error(state.error, {exit: 2})
     const stateQuota = {
-      perPersonBytes: Math.min(flags['state-quota-per-person'] ?? DEFAULT_STATE_QUOTA.perPersonBytes / MIB, flags['state-quota'] ?? Infinity) * MIB,
-      totalBytes: (flags['state-quota'] ?? DEFAULT_STATE_QUOTA.totalBytes / MIB) * MIB,
+      perPersonBytes: Math.min(optionValue<number>('state-quota-per-person', flags), flags['state-quota'] ?? Infinity) * MIB,
+      totalBytes: optionValue<number>('state-quota', flags) * MIB,
     }
     const prepared = prepareServerFor(this, flags, {remote: flags['allow-remote'], state: state.url, stateQuota})
     await prepared.open().catch(async (error: Error) => {
@@ -98,7 +79,7 @@ It listens on 127.0.0.1 only, unless --allow-remote is given together with authe
       this.error(error.message, {exit: 1})
     })
 
-    const serving = await serveOnHttp(prepared.plan, {
+    const serving = await serveOnHttp(prepared.plan, prepared.env, {
       allowedHosts: flags['allowed-host'] ?? [],
       allowedOrigins: flags['allowed-origin'] ?? [],
       host,

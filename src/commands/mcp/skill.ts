@@ -7,9 +7,9 @@ import {ClientConfigError} from '../../clients/config-file-update.js'
 import {checkSkillTarget, SKILL_CLIENTS, SKILL_SCOPES, skillDir, type SkillWrite, writeSkill} from '../../clients/skill-install.js'
 import {HostCommand} from '../../host/command.js'
 import {isWithin} from '../../host/paths.js'
-import {type AgentSkill, agentSkill} from '../../mcp/agent-skill.js'
-import {prepareServerFor} from '../../mcp/lifecycle.js'
-import {projectionFlags} from '../../settings/flags.js'
+import {agentSkill} from '../../mcp/agent-skill.js'
+import {planServerFor} from '../../mcp/lifecycle.js'
+import {serverFlags} from '../../settings/server-options.js'
 
 interface SkillResult {
   description: string
@@ -35,9 +35,9 @@ Without --write it prints SKILL.md, and on stderr where the skill would go and i
   static flags = {
     client: Flags.option({default: 'claude-code' as const, description: 'The client whose skills folder --write uses.', options: SKILL_CLIENTS})(),
     dir: Flags.string({description: "Write the skill into this folder instead of the client's."}),
-    exclude: projectionFlags.exclude,
-    profile: projectionFlags.profile,
-    'read-only': projectionFlags['read-only'],
+    exclude: serverFlags.exclude,
+    profile: serverFlags.profile,
+    'read-only': serverFlags['read-only'],
     scope: Flags.option({description: "project (the current directory's skills folder; Claude Code's default) or user (the user's; the default of the others).", options: SKILL_SCOPES})(),
     write: Flags.boolean({description: 'Write the skill (a previous version is kept as a backup).'}),
   }
@@ -46,13 +46,7 @@ Without --write it prints SKILL.md, and on stderr where the skill would go and i
     const {flags} = await this.parse(McpSkill)
     if (flags.scope === 'project' && flags.client === 'codex') this.error('Codex reads skills from ~/.codex/skills only: --scope project is for Claude Code.', {exit: 2})
     // The projection a server would serve: the same boundary and read-only rules.
-    const prepared = prepareServerFor(this, {...flags, workers: 0})
-    let skill: AgentSkill
-    try {
-      skill = agentSkill(this.config, prepared.plan.projection)
-    } finally {
-      await prepared.dispose()
-    }
+    const skill = agentSkill(this.config, planServerFor(this, flags).projection)
 
     const dir = flags.dir ? resolve(flags.dir) : skillDir(flags.client, skill.name, currentPlace(), flags.scope)
     const files = skill.files.map((file) => ({bytes: Buffer.byteLength(file.text), path: file.path}))

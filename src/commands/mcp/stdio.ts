@@ -4,7 +4,7 @@ import {claimStdout} from '../../host/stdout-guard.cjs'
 import {createServerFactory} from '../../mcp/factory.js'
 import {prepareServerFor} from '../../mcp/lifecycle.js'
 import {serveOnStdio} from '../../mcp/stdio/serve.js'
-import {projectionFlags, serverFlags} from '../../settings/flags.js'
+import {serverFlags} from '../../settings/server-options.js'
 
 export default class McpStdio extends HostCommand {
   static summary = "Serve this CLI's commands as MCP tools on stdin/stdout."
@@ -17,14 +17,14 @@ stdout carries protocol messages only: anything else printed by hooks or plugins
     // Short enough that help never wraps it inside its quotes, so it can be copied and run as printed.
     {command: `echo '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' | <%= config.bin %> <%= command.id %>`, description: 'Talk to it from a script'},
   ]
-  static flags = {...serverFlags, ...projectionFlags}
+  static flags = serverFlags
 
   async run(): Promise<void> {
     const protocolOut = claimStdout()
     const {flags} = await this.parse(McpStdio)
     const prepared = prepareServerFor(this, flags)
 
-    const serving = serveOnStdio(createServerFactory(prepared.plan, {warnUnaskable: true}), protocolOut)
+    const serving = serveOnStdio(createServerFactory(prepared.plan, prepared.env, {warnUnaskable: true}), protocolOut)
     prepared.startWorkers()
     const shutdown = async () => {
       prepared.stopCommands()

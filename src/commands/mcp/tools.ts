@@ -1,7 +1,7 @@
 import {HostCommand} from '../../host/command.js'
 import {formatInventory, type Inventory, takeInventory} from '../../mcp/inventory.js'
-import {prepareServerFor} from '../../mcp/lifecycle.js'
-import {projectionFlags, serverFlags} from '../../settings/flags.js'
+import {planServerFor} from '../../mcp/lifecycle.js'
+import {serverFlags} from '../../settings/server-options.js'
 
 export default class McpTools extends HostCommand {
   static summary = 'Show the tools an MCP server of this CLI would expose.'
@@ -15,14 +15,11 @@ HINTS: "ro" read-only or "rw" may change state, then "destructive", "idempotent"
     {command: '<%= config.bin %> <%= command.id %> --json', description: 'As JSON, with the exact tool names in "listed"'},
   ]
   // The server flags too: --cwd changes the tools' descriptions, so the byte count, and all are accepted as given.
-  static flags = {...serverFlags, ...projectionFlags}
+  static flags = serverFlags
 
   async run(): Promise<Inventory> {
     const {flags} = await this.parse(McpTools)
-    const prepared = prepareServerFor(this, flags)
-
-    const inventory = takeInventory(prepared.plan)
-    await prepared.dispose()
+    const inventory = takeInventory(planServerFor(this, flags))
     this.log(formatInventory(inventory))
     return inventory
   }

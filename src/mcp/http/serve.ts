@@ -4,7 +4,10 @@ import {toNodeHandler} from '@modelcontextprotocol/node'
 import {createServer, type IncomingMessage, type ServerResponse} from 'node:http'
 import {isIP, type AddressInfo} from 'node:net'
 
+import type {CallEnvironment} from '../../tools/execution/call-environment.js'
 import type {ServerPlan} from '../plan.js'
+
+import {DEFAULT_MAX_CONNECTIONS} from '../../settings/server-options.js'
 
 import {createServerFactory} from '../factory.js'
 import {PROTOCOL_REVISIONS, readOnlyPlan} from '../plan.js'
@@ -45,7 +48,6 @@ const ENDPOINT = '/mcp'
 const MAX_BODY_BYTES = 4 * 1024 * 1024
 const HEALTH = '/healthz'
 const WELL_KNOWN = '/.well-known/'
-export const DEFAULT_MAX_CONNECTIONS = 128
 export const DEFAULT_MAX_PENDING_BODY_BYTES = 32 * 1024 * 1024
 /** A client has this long to send its headers, and this long to send its whole request (body included). */
 const HEADERS_TIMEOUT_MS = 10_000
@@ -77,8 +79,8 @@ function urlHost(host: string): string {
  * Stateless Streamable HTTP on one endpoint, `POST /mcp`, through the SDK's createMcpHandler (both eras, per
  * request), behind Host/Origin (DNS rebinding) and bearer-token guards; `GET /healthz` for monitoring.
  */
-export async function serveOnHttp(plan: ServerPlan, options: HttpOptions): Promise<HttpServing> {
-  const serving = (served: ServerPlan) => ({factory: createServerFactory(served), names: new Set(served.callable.map((entry) => entry.tool.name))})
+export async function serveOnHttp(plan: ServerPlan, env: CallEnvironment, options: HttpOptions): Promise<HttpServing> {
+  const serving = (served: ServerPlan) => ({factory: createServerFactory(served, env), names: new Set(served.callable.map((entry) => entry.tool.name))})
   const full = serving(plan)
   // With OAuth, a token with only the read scope is served the read-only plan (the same calls, workers and jobs).
   const {oauth} = options
@@ -125,8 +127,8 @@ export async function serveOnHttp(plan: ServerPlan, options: HttpOptions): Promi
   const origins = [...localhostAllowedOrigins(), ...options.allowedOrigins]
   const realm = `${plan.info.name} mcp`
   const health = {
-    bin: plan.call.config.bin,
-    name: plan.call.config.name,
+    bin: plan.config.bin,
+    name: plan.config.name,
     protocolRevisions: PROTOCOL_REVISIONS,
     status: 'ok',
     // The commands in reach (what each host is listed of them depends on the host, and is worked out when it asks).
@@ -232,7 +234,7 @@ export async function serveOnHttp(plan: ServerPlan, options: HttpOptions): Promi
         })
       }
 
-      plan.call.stopCommands()
+      env.stopCommands()
       await Promise.all([handler.close(), streaming.close()])
       server.closeAllConnections()
     },

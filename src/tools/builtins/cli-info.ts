@@ -1,14 +1,11 @@
 import type {CallToolResult} from '@modelcontextprotocol/server'
-import type {Config} from '@oclif/core'
 import * as z from 'zod'
 
-import type {Projection} from '../exposure/projection.js'
-
 import {hostCoreVersion} from '../../host/facts.js'
-import {type BuiltinTool, builtinTool, jsonResult, type ListedCommands} from './builtin-tool.js'
+import {type BuiltinScope, type BuiltinTool, builtinTool, jsonResult} from './builtin-tool.js'
 
 /** cli_info: the CLI this server runs, its versions and plugins, and the protocol revisions served. */
-export function cliInfoTool(config: Config, projection: Projection, revisions: readonly string[], listedFor: ListedCommands): BuiltinTool {
+export function cliInfoTool({config, listingOf, projection, revisions}: BuiltinScope): BuiltinTool {
   const infos = new Map<string, CallToolResult>()
   return builtinTool({
     description: `The ${config.bin} CLI this server runs: version, Node and @oclif/core versions, plugins, MCP revisions served.`,
@@ -16,7 +13,7 @@ export function cliInfoTool(config: Config, projection: Projection, revisions: r
       // Nothing in it changes while the server runs: worked out once per host (HTTP asks on a fresh instance each time).
       const commands = projection.executable.size
       const key = context.host?.id ?? 'unknown'
-      const listed = listedFor(context.host).size
+      const listed = listingOf(context.host).commands.size
       const info = infos.get(key) ?? jsonResult(`${config.bin} ${config.version} (${commands} commands available, ${listed} listed as tools)`, {
         bin: config.bin,
         commands,

@@ -1,15 +1,14 @@
 import * as z from 'zod'
 
-import type {AgentHost} from '../../settings/agent-hosts.js'
-import type {NotListed, NotListedReason, Projection} from '../exposure/projection.js'
+import type {NotListedReason, Projection} from '../exposure/projection.js'
 
-import {type BuiltinTool, builtinTool, jsonResult} from './builtin-tool.js'
+import {type BuiltinScope, type BuiltinTool, builtinTool, type HostListing, jsonResult} from './builtin-tool.js'
 
 /**
  * describe_capabilities: always listed, never filtered. Everything it reports is read off the projection and the
  * tool names the caller's host is listed (`listed`), never recomputed.
  */
-export function describeCapabilitiesTool(projection: Projection, viewOf: (host?: AgentHost) => {notListed: readonly NotListed[]; tools: readonly {tool: {name: string}}[]}): BuiltinTool {
+export function describeCapabilitiesTool({listingOf, projection}: BuiltinScope): BuiltinTool {
   const answers = new Map<string, ReturnType<typeof jsonResult>>()
   return builtinTool({
     description:
@@ -17,7 +16,7 @@ export function describeCapabilitiesTool(projection: Projection, viewOf: (host?:
     handler(_input, context) {
       // Nothing in it changes while the server runs: worked out on a host's first call (as cli_info is).
       const key = context.host?.id ?? 'unknown'
-      const answer = answers.get(key) ?? answers.set(key, capabilitiesResult(projection, viewOf(context.host))).get(key)!
+      const answer = answers.get(key) ?? answers.set(key, capabilitiesResult(projection, listingOf(context.host))).get(key)!
       return {...answer, content: [...answer.content]}
     },
     name: 'describe_capabilities',
@@ -33,7 +32,7 @@ export function describeCapabilitiesTool(projection: Projection, viewOf: (host?:
 const UNNAMED: ReadonlySet<NotListedReason> = new Set(['excluded by author config', 'hidden', 'just-in-time plugin stub'])
 
 /** What this host is listed and why the other commands are not, for the host's view (src/mcp/plan.ts). */
-function capabilitiesResult(projection: Projection, view: {notListed: readonly NotListed[]; tools: readonly {tool: {name: string}}[]}) {
+function capabilitiesResult(projection: Projection, view: HostListing) {
   const tools = view.tools.map((entry) => entry.tool.name)
   const names = new Set(tools)
   const unlisted = [...projection.executable.values()].filter((tool) => !names.has(tool.name)).length

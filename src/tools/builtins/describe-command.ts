@@ -2,7 +2,6 @@ import type {Command, Config} from '@oclif/core'
 import * as z from 'zod'
 
 import type {CommandTool} from '../catalog/registry.js'
-import type {Projection} from '../exposure/projection.js'
 
 import {displayId} from '../../host/spelling.js'
 import {definitionHash} from '../catalog/definition-hash.js'
@@ -10,7 +9,7 @@ import {commandExamples, renderTemplate} from '../catalog/help-text.js'
 import {toJsonSchema} from '../catalog/input-schema.js'
 import {errorResult} from '../execution/tool-result.js'
 import {findExecutable, unknownCommandMessage} from '../exposure/projection.js'
-import {type BuiltinTool, builtinTool, jsonResult, type ListedCommands} from './builtin-tool.js'
+import {type BuiltinScope, type BuiltinTool, builtinTool, jsonResult} from './builtin-tool.js'
 
 function flagInfo(flag: Command.Flag.Cached) {
   return {
@@ -101,14 +100,14 @@ export function commandReference(tool: CommandTool, config: Config, listed: Read
 }
 
 /** describe_command: everything about one command inside the boundary, with the definitionHash run_command needs. */
-export function describeCommandTool(config: Config, projection: Projection, listedFor: ListedCommands): BuiltinTool {
+export function describeCommandTool({config, listingOf, projection}: BuiltinScope): BuiltinTool {
   return builtinTool({
     description: `One ${config.bin} command in full: usage, flags, args, examples, annotations, input schema, and the definitionHash run_command needs.`,
     handler(input, context) {
       const name = String(input.command)
       const tool = findExecutable(projection, name)
       if (!tool) return errorResult(unknownCommandMessage(projection, name))
-      const listed = listedFor(context.host)
+      const listed = listingOf(context.host).commands
       const data = commandDetails(tool, config, listed)
       const how = listed.has(tool) ? `call the tool ${tool.name}` : 'run it with run_command, passing this definitionHash'
       return jsonResult(`${config.bin} ${tool.displayId}: ${how}`, data)

@@ -152,3 +152,11 @@ export function searchDocs(docs: ReadonlyMap<string, DocFile>, query: string, li
 
   return hits.sort((a, b) => b.score - a.score || a.path.localeCompare(b.path)).slice(0, limit)
 }
+
+/** The CLI's and its plugins' Markdown docs, indexed on first use (search_docs, read_doc and the docs resources share it). */
+export type DocsIndex = () => Promise<Map<string, DocFile>>
+
+export function docsIndex(config: Config, extraGlobs: readonly string[]): DocsIndex {
+  let index: Promise<Map<string, DocFile>> | undefined
+  return () => (index ??= buildDocsIndex(config, extraGlobs))
+}

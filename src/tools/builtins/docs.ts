@@ -1,23 +1,14 @@
-import type {Config} from '@oclif/core'
 import * as z from 'zod'
 
 import {errorResult} from '../execution/tool-result.js'
-import {type BuiltinTool, builtinTool, jsonResult} from './builtin-tool.js'
-import {buildDocsIndex, type DocFile, readDocText, searchDocs} from './docs-index.js'
+import {type BuiltinScope, type BuiltinTool, builtinTool, jsonResult} from './builtin-tool.js'
+import {readDocText, searchDocs} from './docs-index.js'
 
 const DEFAULT_READ_CHARS = 20_000
 
-/** The CLI's and its plugins' Markdown docs, indexed on first use (search_docs, read_doc and the docs resources share it). */
-export type DocsIndex = () => Promise<Map<string, DocFile>>
-
-export function docsIndex(config: Config, extraGlobs: readonly string[]): DocsIndex {
-  let index: Promise<Map<string, DocFile>> | undefined
-  return () => (index ??= buildDocsIndex(config, extraGlobs))
-}
-
-/** search_docs and read_doc, over one index of the CLI's and its plugins' Markdown docs. */
-export function docsTools(config: Config, docs: DocsIndex): BuiltinTool[] {
-  const search = builtinTool({
+/** search_docs, over the one index of the CLI's and its plugins' Markdown docs (read_doc and the docs resources share it). */
+export function searchDocsTool({config, docs}: BuiltinScope): BuiltinTool {
+  return builtinTool({
     description: `Search the docs of ${config.bin} and its plugins (READMEs, docs folders): ranked sections with snippets; read one with read_doc.`,
     async handler(input) {
       const all = await docs()
@@ -31,8 +22,11 @@ export function docsTools(config: Config, docs: DocsIndex): BuiltinTool[] {
     }),
     title: 'Search the docs',
   })
+}
 
-  const read = builtinTool({
+/** read_doc: a page of a doc file search_docs found. */
+export function readDocTool({config, docs}: BuiltinScope): BuiltinTool {
+  return builtinTool({
     description: `Read a doc file search_docs found (path like "${config.name}/README.md"), a page at a time.`,
     async handler(input) {
       const all = await docs()
@@ -61,6 +55,4 @@ export function docsTools(config: Config, docs: DocsIndex): BuiltinTool[] {
     }),
     title: 'Read a doc',
   })
-
-  return [search, read]
 }

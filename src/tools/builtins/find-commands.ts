@@ -1,12 +1,9 @@
-import type {Config} from '@oclif/core'
 import * as z from 'zod'
-
-import type {Projection} from '../exposure/projection.js'
 
 import {shortHash} from '../catalog/fingerprint.js'
 import {errorResult} from '../execution/tool-result.js'
 import {buildCommandIndex} from '../exposure/command-search.js'
-import {type BuiltinTool, builtinTool, commandEntry, jsonResult, type ListedCommands} from './builtin-tool.js'
+import {type BuiltinScope, type BuiltinTool, builtinTool, commandEntry, jsonResult} from './builtin-tool.js'
 
 const PAGE = 10
 
@@ -36,7 +33,7 @@ function decodeCursor(text: string, query: string): number | undefined {
  * find_commands: every command inside the boundary is reachable without being listed. It searches them; then
  * describe_command gives the definitionHash, and run_command runs with that hash.
  */
-export function findCommandsTool(config: Config, projection: Projection, listedFor: ListedCommands): BuiltinTool {
+export function findCommandsTool({config, listingOf, projection}: BuiltinScope): BuiltinTool {
   let index: ReturnType<typeof buildCommandIndex> | undefined
   const search = (query: string) => (index ??= buildCommandIndex([...projection.executable.values()])).search(query)
 
@@ -48,7 +45,7 @@ export function findCommandsTool(config: Config, projection: Projection, listedF
       const offset = input.cursor === undefined ? 0 : decodeCursor(String(input.cursor), query)
       if (offset === undefined) return errorResult('That cursor does not belong to this query; search again without a cursor.')
       const hits = search(query)
-      const listed = listedFor(context.host)
+      const listed = listingOf(context.host).commands
       const page = hits.slice(offset, offset + limit).map(({tool}) => commandEntry(tool, listed))
       const next = offset + limit < hits.length ? encodeCursor({offset: offset + limit, query}) : null
       return jsonResult(`${hits.length} matching command(s); showing ${page.length} from ${offset + 1}`, {hits: page, nextCursor: next, total: hits.length})

@@ -8,7 +8,7 @@ import type {CallContext} from '../execution/pipeline.js'
 import {resultRoom} from '../execution/pipeline.js'
 import {errorResult} from '../execution/tool-result.js'
 import {visibleRun} from '../exposure/projection.js'
-import {type BuiltinTool, builtinTool, jsonResult} from './builtin-tool.js'
+import {type BuiltinScope, type BuiltinTool, builtinTool, jsonResult} from './builtin-tool.js'
 
 /**
  * Whether a caller may follow and cancel a job: one that may only read (an OAuth read scope) sees only jobs of
@@ -35,10 +35,10 @@ const jobId = z.string().min(1).max(64).describe('The job id a call answered wit
  * job_status: a job's state and the output it wrote since a cursor, waiting (up to MAX_WAIT_SECONDS) for it to end
  * when asked; without a job id, the server's recent jobs. Progress notifications flow while it waits.
  */
-export function jobStatusTool(call: CallEnvironment): BuiltinTool {
+export function jobStatusTool(): BuiltinTool {
   return builtinTool({
     description: `A call still running after its foreground time answers with a job id: this gives the job's status and output (cursor: only what is new; wait: up to ${MAX_WAIT_SECONDS} s for the end), then the command's result. Without job: recent jobs.`,
-    async handler(input, context) {
+    async handler(input, context, call) {
       if (input.job === undefined) {
         const jobs = call.jobs.list(context.principal).filter(followable(call, context)).map((job) => jobFacts(job))
         const running = jobs.filter((job) => job.status === 'working').length
@@ -77,10 +77,10 @@ export function jobStatusTool(call: CallEnvironment): BuiltinTool {
 const CANCEL_WAIT_MS = 10_000
 
 /** cancel_job: stops a running job's command and everything it started. */
-export function cancelJobTool(call: CallEnvironment): BuiltinTool {
+export function cancelJobTool({projection}: BuiltinScope): BuiltinTool {
   return builtinTool({
     description: 'Stop a running job and every process it started; work begun may be left half done.',
-    async handler(input, context) {
+    async handler(input, context, call) {
       const found = await lookupFor(call, context, String(input.job))
       if ('missing' in found) return found.missing
       let stopped: Awaited<ReturnType<typeof call.jobs.cancel>>
@@ -101,7 +101,7 @@ export function cancelJobTool(call: CallEnvironment): BuiltinTool {
     // Killing a command midway can leave what it was changing half changed; where every command a job can run only
     // reads (--read-only), stopping one destroys nothing.
     hints: {
-      destructiveHint: [...call.boundary.executable.values()].some((tool) => !tool.hints.readOnlyHint),
+      destructiveHint: [...projection.executable.values()].some((tool) => !tool.hints.readOnlyHint),
       idempotentHint: true,
       openWorldHint: false,
       readOnlyHint: false,

@@ -1,17 +1,14 @@
-import type {Config} from '@oclif/core'
 import * as z from 'zod'
 
-import type {Projection} from '../exposure/projection.js'
-
-import {type BuiltinTool, builtinTool, commandEntry, jsonResult, type ListedCommands} from './builtin-tool.js'
+import {type BuiltinScope, type BuiltinTool, builtinTool, commandEntry, jsonResult} from './builtin-tool.js'
 
 /** list_commands: every command inside the boundary, by topic or by words of its id and summary. */
-export function listCommandsTool(config: Config, projection: Projection, listedFor: ListedCommands): BuiltinTool {
+export function listCommandsTool({config, listingOf, projection}: BuiltinScope): BuiltinTool {
   const commands = [...projection.executable.values()]
   return builtinTool({
     description: `List the ${config.bin} commands: id, tool name, summary, annotations. Filter by topic or words.`,
     handler(input, context) {
-      const listed = listedFor(context.host)
+      const listed = listingOf(context.host).commands
       const topic = typeof input.topic === 'string' ? input.topic.trim().replaceAll(' ', ':') : undefined
       const words = typeof input.query === 'string' ? input.query.toLowerCase().split(/\s+/).filter(Boolean) : []
       const found = commands

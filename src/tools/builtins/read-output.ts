@@ -1,6 +1,5 @@
 import * as z from 'zod'
 
-import type {CallEnvironment} from '../execution/call-environment.js'
 
 import {resultRoom} from '../execution/pipeline.js'
 import {visibleRun} from '../exposure/projection.js'
@@ -34,11 +33,11 @@ function pageOf(text: string, offset: number, length: number, room: number): str
  * read_output: a page of a kept output (a result that was cut to the model's budget, or a job's), by character
  * offset, for clients that cannot read resources.
  */
-export function readOutputTool(call: CallEnvironment): BuiltinTool {
+export function readOutputTool(): BuiltinTool {
   return builtinTool({
     description:
       'Read the whole output of a cut result or a job, a page at a time: the output id it names, the offset the previous page gives.',
-    async handler(input, context) {
+    async handler(input, context, call) {
       const id = String(input.output)
       let output
       try {

@@ -1,25 +1,22 @@
-import type {Config} from '@oclif/core'
 import * as z from 'zod'
 
-import type {CallEnvironment} from '../execution/call-environment.js'
 import type {CallAnswer} from '../execution/pipeline.js'
-import type {Projection} from '../exposure/projection.js'
 
 import {MAX_IDEMPOTENCY_KEY_LENGTH} from '../catalog/call-inputs.js'
 import {definitionHash} from '../catalog/definition-hash.js'
 import {callCommandTool} from '../execution/pipeline.js'
 import {errorResult} from '../execution/tool-result.js'
 import {findExecutable, unknownCommandMessage} from '../exposure/projection.js'
-import {type BuiltinTool, builtinTool} from './builtin-tool.js'
+import {type BuiltinScope, type BuiltinTool, builtinTool} from './builtin-tool.js'
 
 /**
  * run_command: runs any command inside the boundary, listed or not, through the one call pipeline, once the caller
  * shows it knows the command's current definition (its definitionHash from describe_command).
  */
-export function runCommandTool(config: Config, projection: Projection, call: CallEnvironment): BuiltinTool {
+export function runCommandTool({config, projection}: BuiltinScope): BuiltinTool {
   return builtinTool({
     description: `Run any ${config.bin} command in reach, listed or not, with the definitionHash describe_command gave; if the command changed since, nothing runs and the answer gives the new hash.`,
-    async handler(input, context): Promise<CallAnswer> {
+    async handler(input, context, env): Promise<CallAnswer> {
       const name = String(input.command)
       const tool = findExecutable(projection, name)
       if (!tool) return errorResult(unknownCommandMessage(projection, name))
@@ -32,7 +29,7 @@ export function runCommandTool(config: Config, projection: Projection, call: Cal
       // A read-only command's tool takes no key: running it again is the answer to a retry.
       const keyed = input.idempotencyKey !== undefined && !tool.hints.readOnlyHint
       const args = {...(input.arguments as Record<string, unknown> | undefined), ...(keyed ? {idempotencyKey: input.idempotencyKey} : {})}
-      return callCommandTool(tool, args, call, context)
+      return callCommandTool(tool, args, env, context)
     },
     // It runs whatever command it is given: as careful as the most dangerous command it can reach.
     hints: {

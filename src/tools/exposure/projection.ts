@@ -140,11 +140,13 @@ function fit(candidates: readonly CommandTool[], maxTools: number, maxBytes: num
  * The projection, as a pipeline: registry → drop --exclude / profile exclusions → drop mutating commands in
  * read-only mode (the boundary) → choose the band: --tools, else the profile, else the author's default profile,
  * else every command if they all fit, else the default order → fit the band to the tool and byte budgets.
- * `reservedBytes` is what the rest of tools/list takes (the built-in tools): the band gets the byte budget less that.
+ * `reserved` is what the rest of tools/list takes (the built-in tools, which are made from this projection's boundary,
+ * so it is asked only when the band is fitted): the band gets the byte budget less that.
  */
-export function project(registry: Registry, settings: Settings, reservedBytes = 0): Projection {
+export function project(registry: Registry, settings: Settings, reserved: () => number = () => 0): Projection {
   const {exclude, maxTools} = settings.projection
-  const maxBytes = Math.max(0, settings.projection.maxBytes - reservedBytes)
+  let reservedBytes: number | undefined
+  const reservation = () => (reservedBytes ??= reserved())
   const {name, profile, source} = resolveProfile(settings)
   const readOnly = settings.projection.readOnly || Boolean(profile?.readOnly)
   const notListed: NotListed[] = registry.skipped.map((s) => ({
@@ -169,6 +171,7 @@ export function project(registry: Registry, settings: Settings, reservedBytes = 
   let chosen: {band: CommandTool[]; bandSource: BandSource; bytes: number; gateway: CommandTool[]; inBand: Set<CommandTool>; notListed: NotListed[]} | undefined
   const choose = () => {
     if (chosen) return chosen
+    const maxBytes = Math.max(0, settings.projection.maxBytes - reservation())
     const allBytes = !selector && boundary.length <= maxTools ? boundary.reduce((sum, t) => sum + listingBytes(t), 0) : Infinity
     let bandSource: BandSource
     let fitted: {band: readonly CommandTool[]; bytes: number}
@@ -213,7 +216,9 @@ export function project(registry: Registry, settings: Settings, reservedBytes = 
     get inBand() {
       return choose().inBand
     },
-    limits: {maxBytes: settings.projection.maxBytes, maxTools, reservedBytes},
+    get limits() {
+      return {maxBytes: settings.projection.maxBytes, maxTools, reservedBytes: reservation()}
+    },
     get notListed() {
       return choose().notListed
     },

@@ -68,7 +68,8 @@ describe('commands that manage the CLI itself', () => {
 
   it('describe_capabilities says why each is missing', async () => {
     const projection = projectionWith()
-    const answer = await describeCapabilitiesTool(projection, () => ({notListed: projection.notListed, tools: []})).handler({}, {})
+    const scope = {config: undefined as never, docs: async () => new Map(), listingOf: () => ({commands: new Set<never>(), notListed: projection.notListed, tools: []}), projection, revisions: []}
+    const answer = await describeCapabilitiesTool(scope).handler({}, {}, undefined as never)
     const notListed = (answer.structuredContent as {notListed: {command: string; detail?: string; reason: string}[]}).notListed
     expect(notListed.filter((n) => n.reason === 'manages the CLI itself').map((n) => n.command).sort()).toEqual(SELF)
     expect(notListed.find((n) => n.command === 'upgrade')?.detail).toContain('it updates the CLI itself')

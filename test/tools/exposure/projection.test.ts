@@ -120,7 +120,7 @@ describe('project: a generated CLI of hundreds of commands', () => {
   it('fits the band with the bytes the built-ins reserve taken off the budget', () => {
     const settings = resolveSettings(parseAuthorConfig({}), {})
     const registry = buildRegistry(large, settings)
-    const reserved = project(registry, settings, 8000)
+    const reserved = project(registry, settings, () => 8000)
     expect(reserved.limits).toEqual({maxBytes: 32 * 1024, maxTools: 40, reservedBytes: 8000})
     expect(reserved.bandBytes).toBeLessThanOrEqual(32 * 1024 - 8000)
     expect(reserved.band.length).toBeLessThan(project(registry, settings).band.length)
