@@ -1,4 +1,4 @@
-// A real published oclif CLI: heroku (installed from the npm registry into test/compat/heroku), with the plugin
+// A real published oclif CLI: heroku (the corpus's pinned install, test/corpus/heroku in its cache), with the plugin
 // linked by heroku's own `plugins:link`, served over stdio in both eras and over HTTP. Everything called works
 // offline: `version`, `which` (found and not found) and the built-in tools.
 import {afterAll, afterEach, beforeAll, describe, expect, it} from '@jest/globals'

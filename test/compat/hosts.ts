@@ -3,6 +3,7 @@
 import {readFileSync} from 'node:fs'
 import {join, resolve} from 'node:path'
 
+import {installDir} from '../corpus/clis.js'
 import {isolatedEnv} from '../helpers/taskbox.js'
 
 export const ROOT = resolve(import.meta.dirname, '../..')
@@ -81,7 +82,8 @@ export const TASKBOX: Host = {
   separator: ' ',
 }
 
-export const HEROKU_ROOT = join(ROOT, 'test/compat/heroku/node_modules/heroku')
+/** The published heroku CLI: the corpus's pinned install (test/corpus/heroku, installed by run.sh through install.sh). */
+export const HEROKU_ROOT = join(installDir('heroku'), 'node_modules/heroku')
 
 export const HEROKU: Host = {
   bin: 'heroku',

@@ -2,8 +2,8 @@
 # The compatibility matrix: oclif hosts (a fixture on @oclif/core 4 + Node 20, a fixture on @oclif/core 5 + Node 22,
 # the published heroku CLI, the example CLI) × MCP clients (the official v2 client in both eras, the v1 SDK, the MCP
 # Inspector CLI) over stdio and HTTP. Installs each separate prefix from its committed lockfile (only the npm registry
-# is needed), runs the cells (test/compat/*.compat.ts, one jest test per cell), prints one PASS/FAIL line per cell and
-# exits non-zero if any failed.
+# is needed; heroku is the corpus's, test/corpus/heroku, in the corpus cache), runs the cells (test/compat/*.compat.ts,
+# one jest test per cell), prints one PASS/FAIL line per cell and exits non-zero if any failed.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -39,8 +39,9 @@ install() {
   fi
 }
 
-# The heroku CLI (~400 MB) installs in the background while the small prefixes install.
-install test/compat/heroku &
+# The heroku CLI (~400 MB) installs in the background while the small prefixes install: the corpus's own install,
+# which the corpus suite and the benchmarks use too (a cached lockfile costs nothing).
+bash test/corpus/install.sh heroku &
 heroku_install=$!
 status=0
 install test/compat/node22 || status=1
