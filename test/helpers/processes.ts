@@ -99,14 +99,48 @@ export function isRunning(pid: number): boolean {
   }
 }
 
-/** Polls `check` until it holds; false when it still does not after `timeoutMs`. */
-export async function eventually(check: () => boolean, timeoutMs = 10_000, intervalMs = 100): Promise<boolean> {
+/**
+ * Polls `check` until it holds; false when it still does not after `timeoutMs`. The deadline is only how long a test
+ * waits for something that should happen before it says it did not: generous, so that a loaded machine, which only
+ * makes things happen later, does not fail a test.
+ */
+export async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 30_000, intervalMs = 100): Promise<boolean> {
   const until = Date.now() + timeoutMs
   for (;;) {
-    if (check()) return true
+    if (await check()) return true
     if (Date.now() > until) return false
     await new Promise((resolve) => setTimeout(resolve, intervalMs))
   }
+}
+
+/** CPU time a process has used so far, in clock ticks (utime + stime of /proc/<pid>/stat); undefined once it is gone. */
+export function cpuTicks(pid: number): number | undefined {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
+    return Number(fields[11]) + Number(fields[12])
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Waits until the server `pid` has a warmed worker waiting for a call, and returns that worker's pid (undefined when
+ * none came within `timeoutMs`). A worker (a child running worker-entry) says it is ready, then imports the commands'
+ * modules ahead and waits: one that has used no CPU for `quietMs` is past its ready, however long warming took.
+ */
+export async function idleWorker(pid: number, timeoutMs = 60_000, quietMs = 500): Promise<number | undefined> {
+  const until = Date.now() + timeoutMs
+  let seen: {pid: number; since: number; ticks: number} | undefined
+  while (Date.now() < until) {
+    const worker = descendantsOf(pid).find((row) => row.args.includes('worker-entry'))
+    const ticks = worker && cpuTicks(worker.pid)
+    if (!worker || ticks === undefined) seen = undefined
+    else if (seen?.pid !== worker.pid || seen.ticks !== ticks) seen = {pid: worker.pid, since: Date.now(), ticks}
+    else if (Date.now() - seen.since >= quietMs) return worker.pid
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+
+  return undefined
 }
 
 /** SIGKILLs the given pids (leftovers a test found), ignoring those already gone. */
