@@ -5,6 +5,7 @@ import {afterAll, beforeAll, describe, expect, it} from '@jest/globals'
 import {mkdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 
+import {idleWorker} from '../helpers/processes.js'
 import {connectTaskbox, type Connected, scratch, taskboxEnv, textOf} from '../helpers/taskbox.js'
 
 const space = scratch()
@@ -19,8 +20,10 @@ beforeAll(async () => {
     servers.push(await connectTaskbox({args: ['--workers', String(workers), '--cwd', project], cwd: space.dir, env: taskboxEnv(join(space.dir, `home${workers}`)), era: 'legacy'}))
   }
 
-  // Let the worker warm, so the second server's call would go through it.
-  await new Promise((resolve) => setTimeout(resolve, 3000))
+  // The second server's first worker warms once it has run a call: one is run, and the worker waited for, so that
+  // its calls below would go through it.
+  expect((await servers[1].client.callTool({arguments: {cwd: project}, name: 'status'})).isError).toBeFalsy()
+  expect(await idleWorker(servers[1].pid)).toBeDefined()
 })
 
 afterAll(async () => {
@@ -41,6 +44,8 @@ describe.each([['cold', 0], ['through a warm worker', 1]] as const)('an over-lon
   it('an ordinary call still runs', async () => {
     const result = await servers[index].client.callTool({arguments: {title: `short ${index}`}, name: 'tasks_add'})
     expect(result.isError).toBeFalsy()
+    // The refused call took nothing from the pool: this one ran in the worker that was waiting.
+    expect((result._meta?.['oclif-plugin-mcp/run'] as {warm?: boolean}).warm).toBe(index === 1)
   })
 })
 
