@@ -1,10 +1,10 @@
 import {afterAll, beforeAll, describe, expect, it} from '@jest/globals'
-import {mkdirSync, writeFileSync} from 'node:fs'
+import {existsSync, mkdirSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 
 import {eventually, processesMatching} from '../helpers/processes.js'
 import {post, rawPost, refusedServe, type Served, serveTaskbox} from '../helpers/serve.js'
-import {scratch, taskboxEnv} from '../helpers/taskbox.js'
+import {FAULTY_BIN, scratch, taskboxEnv} from '../helpers/taskbox.js'
 
 const TOKEN = 's3cret-token-for-tests'
 
@@ -17,10 +17,21 @@ describe('mcp serve: safe by default', () => {
   const project = join(space.dir, 'project')
   const servers: Served[] = []
   const env = (name: string, extra: Record<string, string> = {}) => ({...taskboxEnv(join(space.dir, name)), ...extra})
-  const start = async (args: string[], extraEnv: Record<string, string> = {}) => {
-    const server = await serveTaskbox({args, cwd: space.dir, env: env(`home-${servers.length}`, extraEnv)})
+  const start = async (args: string[], extraEnv: Record<string, string> = {}, bin?: string) => {
+    const server = await serveTaskbox({args, bin, cwd: space.dir, env: env(`home-${servers.length}`, extraEnv)})
     servers.push(server)
     return server
+  }
+
+  /** A call to faulty-cli's `hold`, which says when it runs (a file `ready`) and ends once told (a file `release`). */
+  const hold = (url: string, id: number) => {
+    const dir = join(space.dir, `hold-${servers.length}-${id}`)
+    mkdirSync(dir)
+    return {
+      answer: post(url, call(id, 'hold', {dir})),
+      release: () => writeFileSync(join(dir, 'release'), ''),
+      running: async () => expect(await eventually(() => existsSync(join(dir, 'ready')))).toBe(true),
+    }
   }
 
   beforeAll(() => {
@@ -91,23 +102,28 @@ describe('mcp serve: safe by default', () => {
   })
 
   it('answers "busy" at once when every slot and the queue are taken', async () => {
-    const server = await start(['--max-concurrency', '1', '--max-queue', '0'])
-    const slow = post(server.url, call(1, 'report_weekly', {cwd: project, delay: 4}))
-    await new Promise((resolve) => setTimeout(resolve, 1500))
-    const busy = await post(server.url, call(2, 'status', {cwd: project}))
+    const server = await start(['--max-concurrency', '1', '--max-queue', '0'], {}, FAULTY_BIN)
+    // The one slot is taken for as long as the test says.
+    const held = hold(server.url, 1)
+    await held.running()
+    const busy = await post(server.url, call(2, 'echo', {}))
     expect(busy.json.result.isError).toBe(true)
     expect(busy.json.result.content[0].text).toContain('Busy')
-    expect((await slow).json.result.isError).toBeFalsy()
-    const after = await post(server.url, call(3, 'status', {cwd: project}))
+    held.release()
+    expect((await held.answer).json.result.isError).toBeFalsy()
+    const after = await post(server.url, call(3, 'echo', {}))
     expect(after.json.result.isError).toBeFalsy()
   })
 
   it('on SIGTERM lets a call in flight finish, then exits 0', async () => {
-    const server = await start([])
-    const inFlight = post(server.url, call(1, 'report_weekly', {cwd: project, delay: 2}))
-    await new Promise((resolve) => setTimeout(resolve, 1000))
+    const server = await start([], {}, FAULTY_BIN)
+    const held = hold(server.url, 1)
+    await held.running()
     server.child.kill('SIGTERM')
-    const reply = await inFlight
+    // Stopping, it waits for the call in flight, which ends only once released.
+    expect(await eventually(() => server.stderr().includes('Stopping:'))).toBe(true)
+    held.release()
+    const reply = await held.answer
     expect(reply.json.result.isError).toBeFalsy()
     expect(await server.exited).toBe(0)
   })
