@@ -1,7 +1,7 @@
 // Bins of the classic template end with `run().then(flush)`: flush then takes the command's result as its timeout,
 // so a large `--json` answer still in the pipe when run() resolves was cut short ("timed out", exit 2). Our commands
 // resolve only once their output has left the process. A generated 400-command CLI (its `mcp tools --json` is far
-// larger than a pipe holds), a bin of that template, and a reader that waits before reading.
+// larger than a pipe holds), a bin of that template, and a reader that holds back once the answer has begun to come.
 import {afterAll, beforeAll, describe, expect, it} from '@jest/globals'
 import {spawn} from 'node:child_process'
 import {mkdirSync, mkdtempSync, rmSync, writeFileSync} from 'node:fs'
@@ -9,6 +9,7 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 
 import {generateCli} from '../fixtures/generate-cli.js'
+import {eventually} from '../helpers/processes.js'
 import {isolatedEnv, ROOT} from '../helpers/taskbox.js'
 
 let root: string
@@ -32,10 +33,15 @@ describe('mcp tools --json in a bin that ends with run().then(flush)', () => {
     let stdout = ''
     let stderr = ''
     child.stdout.pause()
-    setTimeout(() => child.stdout.on('data', (chunk: Buffer) => (stdout += chunk)).resume(), 1500)
     const killer = setTimeout(() => child.kill('SIGKILL'), 60_000)
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk))
-    const code = await new Promise<null | number>((resolve) => child.on('close', resolve))
+    const closed = new Promise<null | number>((resolve) => child.on('close', resolve))
+    // Nothing is read until the answer has filled what this side buffers (however long loading the CLI took), and then
+    // not for another 1.5 s: the command has written what the pipe takes and run() has come back with the rest pending.
+    await eventually(() => child.stdout.readableLength >= child.stdout.readableHighWaterMark || child.exitCode !== null, 60_000, 20)
+    await new Promise((resolve) => setTimeout(resolve, 1500))
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk)).resume()
+    const code = await closed
     clearTimeout(killer)
     expect({code, stderr}).toEqual({code: 0, stderr: expect.not.stringContaining('Error')})
     expect(stdout.length).toBeGreaterThan(256 * 1024)

@@ -186,8 +186,7 @@ describe('ProcessGroups', () => {
     const pending = [run(script), run(script)]
     try {
       // Registered once spawned (execa is imported on first use, so that is a moment after the call).
-      for (let i = 0; i < 100 && groups.size < 2; i++) await new Promise((resolve) => setTimeout(resolve, 20))
-      expect(groups.size).toBe(2)
+      expect(await eventually(() => groups.size === 2, 30_000, 20)).toBe(true)
       groups.killAll()
       const outcomes = await Promise.all(pending)
       for (const outcome of outcomes) expect(outcome).toMatchObject({cancelled: false, signal: 'SIGKILL', timedOut: false})
