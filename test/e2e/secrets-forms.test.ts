@@ -10,6 +10,7 @@ import fc from 'fast-check'
 import {existsSync, mkdirSync, readdirSync, readFileSync} from 'node:fs'
 import {join} from 'node:path'
 
+import {jobEnd, settled} from '../helpers/jobs.js'
 import {connectTaskbox, type Connected, FAULTY_BIN, scratch, taskboxEnv, textOf} from '../helpers/taskbox.js'
 
 const RUNS = Number(process.env.SECRET_RUNS ?? 12)
@@ -115,12 +116,11 @@ describe('a secret leaks in no form', () => {
       }
 
       // 5000 lines of it on each stream: far past the result budget, so the result is cut and the whole is kept.
-      let cut = await call('leak', {repeat: 5000, token: secret})
+      const first = await call('leak', {repeat: 5000, token: secret})
       // On a loaded machine the call may outlive the 1 s foreground budget and go on as a job: its end is then the
       // cut result, and its output is kept under the job's id.
-      const handed = cut.structuredContent!.job as undefined | {id: string; status: string}
-      if (handed?.status === 'working') cut = await call('job_status', {job: handed.id, wait: 50})
-      const kept = (cut.structuredContent!.output?.id ?? handed?.id) as string | undefined
+      const cut = await settled(call, first)
+      const kept = (cut.structuredContent!.output?.id ?? first.structuredContent!.job?.id) as string | undefined
       expect(kept).toBeDefined()
       await readWhole(kept!, cut.content.filter((b) => b.type === 'resource_link').map((b) => b.uri!))
 
@@ -128,7 +128,7 @@ describe('a secret leaks in no form', () => {
       const started = await call('leak', {repeat: 200, seconds: 3, token: secret})
       const {id} = started.structuredContent!.job
       await readWhole(id, [])
-      await call('job_status', {job: id, wait: 30})
+      await jobEnd(call, id)
       await readWhole(id, [`faulty://output/${id}/stdout`, `faulty://output/${id}/stderr`])
     } finally {
       await jobs.close()
