@@ -10,10 +10,7 @@ root=$(cd "$here/../.." && pwd)
 cd "$root"
 started=$SECONDS
 
-if [ ! -f dist/commands/mcp/stdio.js ]; then
-  echo "compat: dist/ is missing; compiling it"
-  npx tsc -p tsconfig.build.json
-fi
+bash test/helpers/ensure-dist.sh compat
 
 logs=$(mktemp -d)
 trap 'rm -rf "$logs"' EXIT

@@ -7,10 +7,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 cd "$root"
 started=$SECONDS
-if [ ! -f dist/commands/mcp/stdio.js ]; then
-  echo "corpus: dist/ is missing; compiling it"
-  npx tsc -p tsconfig.build.json
-fi
+bash test/helpers/ensure-dist.sh corpus
 bash "$here/install.sh"
 set +e
 node --experimental-vm-modules --disable-warning=ExperimentalWarning node_modules/jest/bin/jest.js \
