@@ -109,32 +109,28 @@ describe('argument injection through mcp stdio into a real command', () => {
     )
   }, 60_000 + RUNS * 10_000)
 
-  it.each([
-    ['a flag value', {value: 'a\u0000b'}, 'value'],
-    ['an item of a multiple flag', {item: ['ok', '\u0000']}, 'item'],
-    ['a positional', {first: 'x\u0000'}, 'first'],
-  ])('refuses NUL in %s with a clear error, and runs nothing', async (_where, input, field) => {
+  /** The call is refused with an error that names the argument and says why; nothing runs (no structured result). */
+  const expectRefused = async (input: Record<string, unknown>, field: string, why: string) => {
     calls++
     const result = await echo(input)
     expect(result.isError).toBe(true)
     expect(result.structuredContent).toBeUndefined()
     expect(textOf(result)).toContain(field)
-    expect(textOf(result)).toContain('must not contain NUL characters')
-  })
+    expect(textOf(result)).toContain(why)
+  }
+
+  it.each([
+    ['a flag value', {value: 'a\u0000b'}, 'value'],
+    ['an item of a multiple flag', {item: ['ok', '\u0000']}, 'item'],
+    ['a positional', {first: 'x\u0000'}, 'first'],
+  ])('refuses NUL in %s with a clear error, and runs nothing', (_where, input, field) => expectRefused(input, field, 'must not contain NUL characters'))
 
   // An unpaired UTF-16 surrogate cannot be encoded in a process's argv (UTF-8): Node replaces it with U+FFFD, so the
   // command would get another value than the one given. Like NUL, it must be refused, not silently changed.
   it.each([
     ['a flag value', {value: 'a\ud800b'}, 'value'],
     ['a positional', {first: '\udc00'}, 'first'],
-  ])('refuses an unpaired surrogate in %s instead of passing U+FFFD', async (_where, input, field) => {
-    calls++
-    const result = await echo(input)
-    expect(result.isError).toBe(true)
-    expect(result.structuredContent).toBeUndefined()
-    expect(textOf(result)).toContain(field)
-    expect(textOf(result)).toContain('unpaired surrogates')
-  })
+  ])('refuses an unpaired surrogate in %s instead of passing U+FFFD', (_where, input, field) => expectRefused(input, field, 'unpaired surrogates'))
 
   it('a value cannot smuggle in another flag, whatever its shape', async () => {
     calls++
