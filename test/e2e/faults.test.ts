@@ -1,7 +1,7 @@
 // Fault injection: every misbehaviour of test/fixtures/faulty-cli, over stdio (official client) and HTTP (official
-// Streamable HTTP client). Each call must come back with a clear result in bounded time, leave no process behind
-// (checked in the process table by a unique --marker value and a unique working directory), and the server must
-// answer the next request. Prints the totals at the end: faults injected, server deaths, orphans.
+// Streamable HTTP client). Each call must come back with a clear result, its command over in bounded time, leave no
+// process behind (checked in the process table by a unique --marker value and a unique working directory), and the
+// server must answer the next request. Prints the totals at the end: faults injected, server deaths, orphans.
 import {Client, StreamableHTTPClientTransport} from '@modelcontextprotocol/client'
 import {afterAll, beforeAll, describe, expect, it} from '@jest/globals'
 import {randomBytes} from 'node:crypto'
@@ -25,7 +25,11 @@ interface Fault {
 }
 
 const MB = 1024 * 1024
-/** The hanging commands have `static mcp = {timeout: 2}`; everything must be over well within this, even on a loaded box. */
+/**
+ * The hanging commands have `static mcp = {timeout: 2}`: every command must be over well within this. Measured by the
+ * server from the command's start to its end (the result's durationMs), not around the call: with every fault at
+ * once, a call also waits for a free slot (two, on two cores) behind the others, which only says how fast they ran.
+ */
 const LIMIT_MS = 20_000
 
 const failedWith = (exitCode: number) => (result: CallResult, text: string) => {
@@ -81,7 +85,7 @@ const FAULTS: Fault[] = [
     tool: 'flood',
   },
   {
-    // stdin is closed: the prompt fails at once instead of waiting for the 2 s timeout.
+    // stdin is closed: the prompt fails at once instead of waiting for its timeout.
     check(result, text) {
       failedWith(9)(result, text)
       expect(result.structuredContent?.timedOut).toBeUndefined()
@@ -152,15 +156,15 @@ async function inject(endpoint: Endpoint, root: string, tool: string) {
   mkdirSync(dir)
   const real = realpathSync(dir)
   totals.faults++
-  const began = Date.now()
   let result: CallResult
+  let ran: number | undefined
   try {
     result = await endpoint.call(tool, {cwd: dir, marker})
+    ran = result.structuredContent?.durationMs
   } finally {
-    const elapsed = Date.now() - began
     const gone = () => processesMatching(marker).length === 0 && processesIn(real).length === 0
-    // A killed process can linger in the table for a moment until it is reaped; give it a few seconds.
-    const clean = await eventually(gone, 5000)
+    // A killed process can linger in the table for a moment until it is reaped.
+    const clean = await eventually(gone)
     const left = clean ? [] : [...new Set([...processesMatching(marker).map((row) => row.pid), ...processesIn(real)])]
     totals.orphans += left.length
     killPids(left)
@@ -168,9 +172,10 @@ async function inject(endpoint: Endpoint, root: string, tool: string) {
       dead.add(endpoint.pid)
       totals.serverDeaths++
     }
-    expect({elapsedUnderLimit: elapsed < LIMIT_MS, leftBehind: left}).toEqual({elapsedUnderLimit: true, leftBehind: []})
+    expect({leftBehind: left, ranUnderLimit: ran === undefined || ran < LIMIT_MS}).toEqual({leftBehind: [], ranUnderLimit: true})
   }
 
+  expect(ran).toEqual(expect.any(Number))
   return {result, text: textOf(result)}
 }
 
@@ -197,7 +202,7 @@ describe.each([
       await endpoint?.close()
       // Once the server is gone, so is everything it started (prewarmed workers included).
       const home = endpoint?.home ?? space.dir
-      await eventually(() => processesWithEnv('HOME', home).length === 0, 5000)
+      await eventually(() => processesWithEnv('HOME', home).length === 0)
       const left = processesWithEnv('HOME', home)
       totals.orphans += left.length
       killPids(left)
