@@ -7,8 +7,11 @@
  *   ← tools/records                     what outlives a call: idempotency records, the audit log
  *   ← tools/execution                   the one call pipeline and everything that runs a command
  *   ← tools/builtins                    the server's own tools
- *   ← mcp                               the protocol side: plan, lifecycle, factory, stdio, http
- *   ← commands (and clients, hooks)     oclif commands; host client configs; the init hook
+ *   ← mcp                               the protocol side: plan, lifecycle, factory, elicitation, stdio, http
+ *   clients                             host client configs (JSON, JSONC, TOML, YAML edited in place)
+ *   skill                               the Agent Skill: written from the catalog, installed where a client reads it
+ *   cli                                 what the oclif commands show and ask at a terminal (mcp tools, mcp call)
+ *   ← commands (and hooks)              the oclif commands; the init hook
  *
  * A module may import from its own folder and from the folders above it, never from below. The protocol side knows
  * nothing of child processes: of tools/execution it sees the pipeline, the call environment and the result helpers.
@@ -32,7 +35,9 @@ module.exports = {
     allow('^src/tools/builtins/', '^src/(tools/(catalog|exposure|records|execution|builtins)|settings|host)/'),
     allow('^src/mcp/', '^src/(mcp|tools/(catalog|exposure|builtins)|tools/execution/(pipeline|call-environment|tool-result)\\.ts$|settings|host)'),
     allow('^src/clients/', '^src/(clients|settings|host)/'),
-    allow('^src/commands/', '^src/(mcp|clients|settings|host)/'),
+    allow('^src/skill/', '^src/(skill|clients|tools/(catalog|exposure)|settings|host)/'),
+    allow('^src/cli/', '^src/(cli|mcp|tools/(catalog|exposure)|settings|host)/'),
+    allow('^src/commands/', '^src/(cli|skill|mcp|clients|settings|host)/'),
     allow('^src/hooks/', '^src/host/'),
   ],
   allowedSeverity: 'error',

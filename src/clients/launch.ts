@@ -3,7 +3,7 @@ import type {Config} from '@oclif/core'
 import {accessSync, constants, closeSync, openSync, readSync, realpathSync, statSync} from 'node:fs'
 import {delimiter, extname, isAbsolute, join} from 'node:path'
 
-import {hostBinScript} from '../host/facts.js'
+import {hostBinScript} from '../host/bin-script.js'
 import {isWithin} from '../host/paths.js'
 import {ourCommandWords, type Spelling} from '../host/spelling.js'
 

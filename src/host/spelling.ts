@@ -45,3 +45,9 @@ export function ourCommandWords(config: Spelling, command: string): string[] {
 export function spelled(config: Pick<Config, 'bin'> & Spelling, command: string, ...rest: string[]): string {
   return [config.bin, ...ourCommandWords(config, command), ...rest].join(' ')
 }
+
+/** The URI scheme of the server's resources, from the bin name: lowercase letters, digits, `+ . -`, starting with a letter. */
+export function uriScheme(bin: string): string {
+  const cleaned = bin.toLowerCase().replaceAll(/[^a-z0-9+.-]+/g, '-')
+  return /^[a-z]/.test(cleaned) ? cleaned : `cli-${cleaned}`
+}

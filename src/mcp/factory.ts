@@ -23,8 +23,8 @@ import {errorResult, withStructuredMessage} from '../tools/execution/tool-result
 import {BUILTIN_LOADING, commandSearchHint, type MetaFacts, toolMeta} from '../tools/exposure/host-meta.js'
 import {listingEntry} from '../tools/exposure/listing.js'
 import {firstLoaded} from '../tools/exposure/projection.js'
-import {principalOf} from './caller.js'
-import {askingFor, QuestionSeal} from './confirmation.js'
+import {principalOf} from './principal.js'
+import {askingFor, QuestionSeal} from './elicitation.js'
 import {registerPrompts} from './prompts.js'
 import {registerResources} from './resources.js'
 
@@ -87,7 +87,7 @@ interface Transport {
   named?: AgentHostId
   /** The server serves read-only commands only (see CallContext.readOnly). */
   readOnly: boolean
-  /** Seals the questions a 2026-07-28 confirmation asks, and checks the answers (confirmation.ts). */
+  /** Seals the questions a 2026-07-28 confirmation asks, and checks the answers (mcp/elicitation.ts). */
   seal: QuestionSeal
   /** The MCP-Protocol-Version header of an HTTP request (a stateless 2025 request has no handshake to read it from). */
   versionHeader?: string

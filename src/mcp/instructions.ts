@@ -3,8 +3,8 @@ import type {Config} from '@oclif/core'
 import type {Settings} from '../settings/settings.js'
 import type {Projection} from '../tools/exposure/projection.js'
 
-import {uriScheme} from '../host/facts.js'
-import {cliPurpose} from './cli-purpose.js'
+import {uriScheme} from '../host/spelling.js'
+import {cliPurpose} from '../tools/catalog/cli-purpose.js'
 
 /** Agent instructions: the server's `instructions` and the `<bin>://setup/agent-instructions` resource. */
 export interface AgentInstructions {

@@ -5,12 +5,12 @@ import type {AgentHost} from '../settings/agent-hosts.js'
 import type {CallEnvironment} from '../tools/execution/call-environment.js'
 import type {ServerPlan} from './plan.js'
 
-import {uriScheme} from '../host/facts.js'
-import {commandReference} from '../tools/builtins/describe-command.js'
+import {uriScheme} from '../host/spelling.js'
+import {commandReference} from '../tools/catalog/command-reference.js'
 import {readDocText} from '../tools/builtins/docs-index.js'
 import {findExecutable, visibleRun} from '../tools/exposure/projection.js'
 import {closeMatches} from '../tools/exposure/suggest.js'
-import {principalOf} from './caller.js'
+import {principalOf} from './principal.js'
 
 // The server's resources: the agent instructions, the CLI's docs (the set search_docs serves), a reference page per
 // command inside the boundary, and the whole outputs kept for cut results and jobs. resources/list is paginated and

@@ -2,9 +2,9 @@ import type {CallToolResult} from '@modelcontextprotocol/server'
 import {Args, Flags} from '@oclif/core'
 
 import {HostCommand} from '../../host/command.js'
-import {CallRequestError, callToolInProcess, readToolArguments, resultText, secretKeysIn} from '../../mcp/in-process-call.js'
+import {CallRequestError, callToolInProcess, readToolArguments, resultText, secretKeysIn} from '../../mcp/in-process-client.js'
 import {prepareServerFor} from '../../mcp/lifecycle.js'
-import {terminalAsker} from '../../mcp/terminal-ask.js'
+import {terminalAsker} from '../../cli/terminal-ask.js'
 import {serverFlags} from '../../settings/server-options.js'
 
 function withoutForeground<T extends {foreground: unknown}>(flags: T): Omit<T, 'foreground'> {

@@ -1,10 +1,10 @@
 import {Flags} from '@oclif/core'
 
 import {HostCommand} from '../../host/command.js'
-import {stopSignals} from '../../host/facts.js'
+import {stopSignals} from '../../host/signals.js'
 import {checkBind} from '../../mcp/http/guards.js'
 import {type OAuthGate, OAuthSetupError, openOAuthGate, resolveOAuth} from '../../mcp/http/oauth.js'
-import {serveOnHttp} from '../../mcp/http/serve.js'
+import {serveOnHttp} from '../../mcp/http/http-server.js'
 import {readToken, restartWithoutSecrets, TokenError} from '../../mcp/http/token.js'
 import {prepareServerFor} from '../../mcp/lifecycle.js'
 import {ConfigError, parseAuthorConfig} from '../../settings/author-config.js'

@@ -4,10 +4,10 @@ import {resolve} from 'node:path'
 
 import {currentPlace} from '../../clients/client-specs.js'
 import {ClientConfigError} from '../../clients/config-file-update.js'
-import {checkSkillTarget, SKILL_CLIENTS, SKILL_SCOPES, skillDir, type SkillWrite, writeSkill} from '../../clients/skill-install.js'
+import {checkSkillTarget, SKILL_CLIENTS, SKILL_SCOPES, skillDir, type SkillWrite, writeSkill} from '../../skill/skill-install.js'
 import {HostCommand} from '../../host/command.js'
 import {isWithin} from '../../host/paths.js'
-import {agentSkill} from '../../mcp/agent-skill.js'
+import {agentSkill} from '../../skill/agent-skill.js'
 import {planServerFor} from '../../mcp/lifecycle.js'
 import {serverFlags} from '../../settings/server-options.js'
 

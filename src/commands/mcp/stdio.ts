@@ -1,9 +1,9 @@
 import {HostCommand} from '../../host/command.js'
-import {stopSignals} from '../../host/facts.js'
+import {stopSignals} from '../../host/signals.js'
 import {claimStdout} from '../../host/stdout-guard.cjs'
 import {createServerFactory} from '../../mcp/factory.js'
 import {prepareServerFor} from '../../mcp/lifecycle.js'
-import {serveOnStdio} from '../../mcp/stdio/serve.js'
+import {serveOnStdio} from '../../mcp/stdio/stdio-server.js'
 import {serverFlags} from '../../settings/server-options.js'
 
 export default class McpStdio extends HostCommand {

@@ -1,5 +1,5 @@
 import {HostCommand} from '../../host/command.js'
-import {formatInventory, type Inventory, takeInventory} from '../../mcp/inventory.js'
+import {formatInventory, type Inventory, takeInventory} from '../../cli/inventory.js'
 import {planServerFor} from '../../mcp/lifecycle.js'
 import {serverFlags} from '../../settings/server-options.js'
 

@@ -1,7 +1,7 @@
 import type {CallToolResult} from '@modelcontextprotocol/server'
 import * as z from 'zod'
 
-import {hostCoreVersion} from '../../host/facts.js'
+import {hostCoreVersion} from '../../host/core-version.js'
 import {type BuiltinScope, type BuiltinTool, builtinTool, jsonResult} from './builtin-tool.js'
 
 /** cli_info: the CLI this server runs, its versions and plugins, and the protocol revisions served. */

@@ -2,7 +2,7 @@ import {type Command, type Config, toStandardizedId} from '@oclif/core'
 
 import type {Settings} from '../../settings/settings.js'
 
-import {jsonErrorsKeepMessage} from '../../host/facts.js'
+import {jsonErrorsKeepMessage} from '../../host/core-version.js'
 import {displayId} from '../../host/spelling.js'
 import {type CommandSettings, ConfigError, parseCommandSettings} from '../../settings/author-config.js'
 import {idPattern} from '../../settings/id-globs.js'

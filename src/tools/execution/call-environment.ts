@@ -7,7 +7,8 @@ import type {Settings} from '../../settings/settings.js'
 import type {Boundary} from '../exposure/projection.js'
 import type {IdempotencyRecords, OutputStream} from '../records/state-store.js'
 
-import {hostBinScript, uriScheme} from '../../host/facts.js'
+import {hostBinScript} from '../../host/bin-script.js'
+import {uriScheme} from '../../host/spelling.js'
 import {AuditLog} from '../records/audit-log.js'
 import {IdempotencyStore} from '../records/idempotency-store.js'
 import {DEFAULT_KEPT_CHARS, OutputStore} from '../records/output-store.js'
@@ -47,7 +48,7 @@ export interface CallEnvironment {
    */
   spendAnswer(id: string, ms: number): Promise<boolean>
   /**
-   * The key that seals the questions the server asks (confirmation.ts): random per process, or shared by every replica
+   * The key that seals the questions the server asks (mcp/elicitation.ts): random per process, or shared by every replica
    * of a shared store once open() has run, so an answer may come back to any replica.
    */
   questionKey(): Uint8Array

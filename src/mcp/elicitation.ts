@@ -6,7 +6,7 @@ import type {CallEnvironment} from '../tools/execution/call-environment.js'
 import type {AskOutcome, Asking, Question} from '../tools/execution/pipeline.js'
 
 import {canonicalJson, shortHash} from '../tools/catalog/fingerprint.js'
-import {principalOf} from './caller.js'
+import {principalOf} from './principal.js'
 
 const KEY = 'confirm'
 const answerSchema = z.object({confirm: z.boolean()})

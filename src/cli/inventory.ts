@@ -1,6 +1,6 @@
 import type {ToolHints} from '../tools/catalog/hints.js'
 import type {BandSource, NotListedReason} from '../tools/exposure/projection.js'
-import type {ServerPlan} from './plan.js'
+import type {ServerPlan} from '../mcp/plan.js'
 
 import {agentHostOf} from '../settings/agent-hosts.js'
 

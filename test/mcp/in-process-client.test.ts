@@ -1,6 +1,6 @@
 import {describe, expect, it} from '@jest/globals'
 
-import {parseToolArguments} from '../../src/mcp/in-process-call.js'
+import {parseToolArguments} from '../../src/mcp/in-process-client.js'
 
 describe('mcp call arguments', () => {
   it.each([

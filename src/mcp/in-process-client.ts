@@ -83,7 +83,7 @@ function unknownTool(plan: ServerPlan, name: string, listed: readonly string[]):
   )
 }
 
-/** Asks the person a yes/no question (see terminal-ask.ts). */
+/** Asks the person a yes/no question (see cli/terminal-ask.ts). */
 export type Asker = (question: string) => Promise<'accept' | 'cancel' | 'decline'>
 
 /**

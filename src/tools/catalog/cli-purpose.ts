@@ -1,6 +1,6 @@
 import type {Config} from '@oclif/core'
 
-import type {Boundary} from '../tools/exposure/projection.js'
+import type {Boundary} from '../exposure/projection.js'
 
 // What the CLI is and when to use it, in two sentences from its own metadata: the first thing a host or an agent
 // reads of it. The Agent Skill's description and the first paragraph of the server's instructions (which Codex shows

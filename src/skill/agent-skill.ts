@@ -3,8 +3,8 @@ import type {Config} from '@oclif/core'
 import type {CommandTool} from '../tools/catalog/registry.js'
 import type {Projection} from '../tools/exposure/projection.js'
 
-import {argLine, bullet, commandDetails, flagLine, usageLines} from '../tools/builtins/describe-command.js'
-import {cliPurpose} from './cli-purpose.js'
+import {argLine, bullet, commandDetails, flagLine, usageLines} from '../tools/catalog/command-reference.js'
+import {cliPurpose} from '../tools/catalog/cli-purpose.js'
 
 // An Agent Skill generated from the CLI's own metadata: SKILL.md (when to use the CLI, and how to run it safely from a
 // shell) and one reference file per topic, covering exactly the commands inside the server's boundary (the same

@@ -1,10 +1,10 @@
 import {lstat, mkdir, readdir, readFile, rename, rm, stat, writeFile} from 'node:fs/promises'
 import {dirname, join, parse, posix, relative, sep, win32} from 'node:path'
 
-import type {Place} from './client-specs.js'
+import type {Place} from '../clients/client-specs.js'
 
 import {isWithin} from '../host/paths.js'
-import {ClientConfigError, keepWithin, realDestination, stamp} from './config-file-update.js'
+import {ClientConfigError, keepWithin, realDestination, stamp} from '../clients/config-file-update.js'
 
 // Installing an Agent Skill for a client: the folder its agent reads skills from, and writing the skill's files
 // there as a whole (a previous version moved aside as a backup, never mixed with the new one).
