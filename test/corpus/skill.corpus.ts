@@ -7,7 +7,7 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {parse} from 'yaml'
 
-import {REFERENCE_FILE_BUDGET} from '../../src/mcp/agent-skill.js'
+import {REFERENCE_FILE_BUDGET} from '../../src/skill/agent-skill.js'
 import {CORPUS, nodeOf, prepare, runCli, scriptOf} from './clis.js'
 
 const space = realpathSync(mkdtempSync(join(tmpdir(), 'mcp-skill-corpus-')))

@@ -1,7 +1,7 @@
 import {afterAll, afterEach, describe, expect, it} from '@jest/globals'
 import {join} from 'node:path'
 
-import type {Inventory} from '../../../src/mcp/inventory.js'
+import type {Inventory} from '../../../src/cli/inventory.js'
 
 import {plain, type Ran, runCli, runTaskbox, stopAll} from '../../helpers/run-cli.js'
 import {connectTaskbox, ROOT, scratch, taskboxEnv} from '../../helpers/taskbox.js'
