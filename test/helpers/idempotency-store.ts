@@ -5,7 +5,7 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {setTimeout as sleep} from 'node:timers/promises'
 
-import type {Execution, IdempotentOutcome} from '../../src/tools/records/idempotency-store.js'
+import type {Execution, IdempotentOutcome} from '../../src/tools/records/idempotency.js'
 
 
 /** A scratch directory handing out fresh store directories (not created: the store creates them). */

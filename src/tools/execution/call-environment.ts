@@ -10,7 +10,7 @@ import type {IdempotencyRecords, OutputStream} from '../records/state-store.js'
 import {hostBinScript} from '../../host/bin-script.js'
 import {uriScheme} from '../../host/spelling.js'
 import {AuditLog} from '../records/audit-log.js'
-import {IdempotencyStore} from '../records/idempotency-store.js'
+import {fileIdempotency} from '../records/idempotency-files.js'
 import {DEFAULT_KEPT_CHARS, OutputStore} from '../records/output-store.js'
 import {RedisState} from '../records/redis-state.js'
 import {childEnv} from './child-env.js'
@@ -114,7 +114,7 @@ export function createCallEnvironment(config: Config, settings: Settings, bounda
     },
     groups,
     // In the CLI's cache dir, so a retry after a server restart still finds the first run's result.
-    idempotency: shared ?? new IdempotencyStore({dir: join(config.cacheDir, 'mcp-idempotency')}),
+    idempotency: shared ?? fileIdempotency({dir: join(config.cacheDir, 'mcp-idempotency')}),
     jobs,
     limiter: new CommandLimiter(settings.maxConcurrency, settings.maxQueue),
     async open() {

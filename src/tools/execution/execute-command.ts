@@ -1,4 +1,4 @@
-import type {Execution} from '../records/idempotency-store.js'
+import type {Execution} from '../records/idempotency.js'
 import type {CallEnvironment} from './call-environment.js'
 import type {Redact} from './redact.js'
 

@@ -4,12 +4,12 @@ import {randomBytes} from 'node:crypto'
 import {hostname} from 'node:os'
 import {setTimeout as sleep} from 'node:timers/promises'
 
-import type {Execution, IdempotentOutcome} from './idempotency-store.js'
+import type {Execution, IdempotentOutcome} from './idempotency.js'
 import type {IdempotencyRecords, JobRecord, OutputStream, SharedRecords} from './state-store.js'
 
 import {DEFAULT_STATE_QUOTA, shownUrl, type StateQuota} from '../../settings/state-url.js'
 import {canonicalJson, shortHash} from '../catalog/fingerprint.js'
-import {checkIdempotencyKey} from './idempotency-store.js'
+import {checkIdempotencyKey} from './idempotency.js'
 import {quotaFull, reserveRoom} from './redis-quota.js'
 
 // The Redis store: idempotency records, job status and job output, and kept outputs, shared by every `mcp serve`

@@ -1,11 +1,11 @@
 import type {CallToolResult} from '@modelcontextprotocol/server'
 
-import type {Execution, IdempotentOutcome} from './idempotency-store.js'
+import type {Execution, IdempotentOutcome} from './idempotency.js'
 
 // What outlives a call, behind one interface: idempotency records, and (when several `mcp serve` replicas share a
 // store) the status and output of jobs and the outputs kept for cut results. The embedded store is files for the
-// idempotency records and this process's memory for jobs and outputs; the Redis store (redis-state.ts) shares all
-// three between replicas.
+// idempotency records (idempotency-files.ts) and this process's memory for jobs and outputs; the Redis store
+// (redis-state.ts) shares all three between replicas.
 
 /** The two streams of a command's output. */
 export type OutputStream = 'stderr' | 'stdout'
@@ -14,7 +14,7 @@ export const OUTPUT_STREAMS: readonly OutputStream[] = ['stdout', 'stderr']
 /** The states of a job: the MCP tasks extension's. */
 export type JobStatus = 'cancelled' | 'completed' | 'failed' | 'working'
 
-/** One run per tool + key + arguments; a retry gets the first run's result (see IdempotencyStore for the files). */
+/** One run per tool + key + arguments; a retry gets the first run's result (the protocol: idempotency.ts). */
 export interface IdempotencyRecords {
   /** `principal`: whose key it is (an OAuth token's subject); one person's key never answers for another's call. */
   run(tool: string, key: string, args: unknown, execute: () => Promise<Execution>, principal?: string): Promise<IdempotentOutcome>

@@ -25,7 +25,7 @@ const {createCallEnvironment} = (await import(join(DIST, 'tools/execution/call-e
 const {callCommandTool} = (await import(join(DIST, 'tools/execution/pipeline.js'))) as typeof import('../../../src/tools/execution/pipeline.js')
 const {project} = (await import(join(DIST, 'tools/exposure/projection.js'))) as typeof import('../../../src/tools/exposure/projection.js')
 const {AuditLog, auditLine, refusalsFile} = (await import(join(DIST, 'tools/records/audit-log.js'))) as typeof import('../../../src/tools/records/audit-log.js')
-const {IdempotencyStore} = (await import(join(DIST, 'tools/records/idempotency-store.js'))) as typeof import('../../../src/tools/records/idempotency-store.js')
+const {fileIdempotency} = (await import(join(DIST, 'tools/records/idempotency-files.js'))) as typeof import('../../../src/tools/records/idempotency-files.js')
 
 let config: Config
 const space = scratch('pipeline-')
@@ -62,7 +62,7 @@ function environment(flags: ServerFlags = {}, author: AuthorConfig = {}): {audit
   const env: CallEnvironment = {
     ...createCallEnvironment(config, settings, projection),
     audit: log,
-    idempotency: new IdempotencyStore({dir: join(dir, 'idempotency')}),
+    idempotency: fileIdempotency({dir: join(dir, 'idempotency')}),
   }
   environments.push(env)
   const read = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as AuditRecord) : [])

@@ -4,14 +4,16 @@ import {existsSync, readFileSync, writeFileSync} from 'node:fs'
 import {join, resolve} from 'node:path'
 import {setTimeout as sleep} from 'node:timers/promises'
 
-import {IdempotencyStore, type IdempotentOutcome} from '../../../src/tools/records/idempotency-store.js'
+import type {IdempotentOutcome} from '../../../src/tools/records/idempotency.js'
+
+import {fileIdempotency} from '../../../src/tools/records/idempotency-files.js'
 import {command, resultOf, storeScratch, textResult} from '../../helpers/idempotency-store.js'
 import {textOf} from '../../helpers/taskbox.js'
 import {eventually} from '../../helpers/processes.js'
 
 // The store shared by processes: the race script (another process) runs the built store on the same directory.
 const RACE_SCRIPT = resolve(import.meta.dirname, '../../fixtures/scripts/idempotency-race.mjs')
-const BUILT_MODULE = resolve(import.meta.dirname, '../../../dist/tools/records/idempotency-store.js')
+const BUILT_MODULE = resolve(import.meta.dirname, '../../../dist/tools/records/idempotency-files.js')
 
 const stores = storeScratch('idempotency-processes-')
 const freshDir = () => stores.fresh()
@@ -71,13 +73,13 @@ function logged(log: string): string[] {
   return existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean) : []
 }
 
-describe('IdempotencyStore across processes', () => {
+describe('fileIdempotency across processes', () => {
   it('runs once when two other processes and this one race for the same key', async () => {
     const dir = freshDir()
     const log = join(stores.root, `race-${++logs}.log`)
     const racers = [startRacer(dir, 'shared', log, 500), startRacer(dir, 'shared', log, 500)]
     await Promise.all(racers.map((racer) => racer.ready))
-    const store = new IdempotencyStore({dir, pollMs: 20})
+    const store = fileIdempotency({dir, pollMs: 20})
     let ranHere = 0
     for (const racer of racers) go(racer)
     const mine = await store.run('race', 'shared', {n: 1}, async () => {
@@ -105,7 +107,7 @@ describe('IdempotencyStore across processes', () => {
     expect(await eventually(() => logged(log).length === 1, 60_000, 20)).toBe(true)
 
     const cmd = command()
-    const impatient = new IdempotencyStore({dir, pollMs: 20, waitMs: 300})
+    const impatient = fileIdempotency({dir, pollMs: 20, waitMs: 300})
     const waiting = await impatient.run('race', 'hang', {n: 1}, cmd.execute)
     expect(waiting).toMatchObject({reason: 'in-progress', status: 'refused'})
     expect((waiting as {message: string}).message).toMatch(/still running in another process/)
@@ -114,7 +116,7 @@ describe('IdempotencyStore across processes', () => {
     // The server dies mid-run: its claim stays behind with a dead pid.
     racer.process.kill('SIGKILL')
     await racer.exited
-    for (const store of [impatient, new IdempotencyStore({dir})]) {
+    for (const store of [impatient, fileIdempotency({dir})]) {
       const outcome = await store.run('race', 'hang', {n: 1}, cmd.execute)
       expect(outcome).toMatchObject({reason: 'interrupted', status: 'refused'})
       expect((outcome as {message: string}).message).toMatch(/may or may not have run/)
@@ -123,6 +125,6 @@ describe('IdempotencyStore across processes', () => {
     expect(cmd.runs).toBe(0)
     // Past maxAgeMs the interrupted claim no longer blocks the key.
     await sleep(60)
-    expect((await new IdempotencyStore({dir, maxAgeMs: 50}).run('race', 'hang', {n: 1}, cmd.execute)).status).toBe('executed')
+    expect((await fileIdempotency({dir, maxAgeMs: 50}).run('race', 'hang', {n: 1}, cmd.execute)).status).toBe('executed')
   })
 })

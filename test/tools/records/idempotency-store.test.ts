@@ -1,9 +1,9 @@
 import {afterAll, describe, expect, it} from '@jest/globals'
-import {existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync} from 'node:fs'
+import {existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {setTimeout as sleep} from 'node:timers/promises'
 
-import {IdempotencyStore} from '../../../src/tools/records/idempotency-store.js'
+import {fileIdempotency} from '../../../src/tools/records/idempotency-files.js'
 import {command, only, recordFiles, resultOf, storeScratch, textResult} from '../../helpers/idempotency-store.js'
 
 const stores = storeScratch('idempotency-test-')
@@ -11,10 +11,10 @@ const freshDir = () => stores.fresh()
 
 afterAll(() => stores.cleanup())
 
-describe('IdempotencyStore', () => {
+describe('fileIdempotency: the idempotency protocol over files', () => {
   it('runs the first call and replays retries without running again', async () => {
     const dir = freshDir()
-    const store = new IdempotencyStore({dir})
+    const store = fileIdempotency({dir})
     const cmd = command('created task 7')
 
     const first = await store.run('tasks_add', 'k-1', {title: 'x'}, cmd.execute)
@@ -31,7 +31,7 @@ describe('IdempotencyStore', () => {
   })
 
   it('compares arguments canonically and refuses the same key with different arguments', async () => {
-    const store = new IdempotencyStore({dir: freshDir()})
+    const store = fileIdempotency({dir: freshDir()})
     const cmd = command()
     await store.run('tasks_add', 'k', {a: 1, b: {c: 2, d: [1, {e: 3, f: 4}]}}, cmd.execute)
     const reordered = await store.run('tasks_add', 'k', {b: {d: [1, {f: 4, e: 3}], c: 2}, a: 1}, cmd.execute)
@@ -57,7 +57,7 @@ describe('IdempotencyStore', () => {
   ])('refuses %s key without running', async (_, key) => {
     const dir = freshDir()
     const cmd = command()
-    const outcome = await new IdempotencyStore({dir}).run('t', key, {}, cmd.execute)
+    const outcome = await fileIdempotency({dir}).run('t', key, {}, cmd.execute)
     expect(outcome).toMatchObject({reason: 'invalid-key', status: 'refused'})
     expect((outcome as {message: string}).message).toMatch(/idempotencyKey/)
     expect(cmd.runs).toBe(0)
@@ -66,7 +66,7 @@ describe('IdempotencyStore', () => {
 
   it('accepts any key up to 200 characters and keeps file names safe', async () => {
     const dir = freshDir()
-    const store = new IdempotencyStore({dir})
+    const store = fileIdempotency({dir})
     const keys = ['x'.repeat(200), '../../etc/passwd', 'a/b\\c:d*?"<>|', 'ключ 🔑', '\u0000\n']
     for (const key of keys) expect((await store.run('t', key, {}, command().execute)).status).toBe('executed')
     for (const key of keys) expect((await store.run('t', key, {}, command().execute)).status).toBe('replayed')
@@ -76,8 +76,8 @@ describe('IdempotencyStore', () => {
 
   it('runs concurrent identical calls once; the others wait and replay', async () => {
     const dir = freshDir()
-    const store = new IdempotencyStore({dir})
-    const other = new IdempotencyStore({dir})
+    const store = fileIdempotency({dir})
+    const other = fileIdempotency({dir})
     const cmd = command('slow', {holdMs: 200})
     const outcomes = await Promise.all([
       ...Array.from({length: 4}, () => store.run('t', 'same', {n: 1}, cmd.execute)),
@@ -89,7 +89,7 @@ describe('IdempotencyStore', () => {
   })
 
   it('refuses a concurrent call with the same key and different arguments', async () => {
-    const store = new IdempotencyStore({dir: freshDir()})
+    const store = fileIdempotency({dir: freshDir()})
     const cmd = command('slow', {holdMs: 100})
     const [first, second] = await Promise.all([store.run('t', 'k', {n: 1}, cmd.execute), store.run('t', 'k', {n: 2}, cmd.execute)])
     expect(first.status).toBe('executed')
@@ -100,8 +100,8 @@ describe('IdempotencyStore', () => {
   it('replays after a restart (a new store on the same directory)', async () => {
     const dir = freshDir()
     const cmd = command('before restart')
-    await new IdempotencyStore({dir}).run('t', 'k', {n: 1}, cmd.execute)
-    const after = await new IdempotencyStore({dir}).run('t', 'k', {n: 1}, cmd.execute)
+    await fileIdempotency({dir}).run('t', 'k', {n: 1}, cmd.execute)
+    const after = await fileIdempotency({dir}).run('t', 'k', {n: 1}, cmd.execute)
     expect(after.status).toBe('replayed')
     expect(resultOf(after)).toEqual(textResult('before restart'))
     expect(cmd.runs).toBe(1)
@@ -109,7 +109,7 @@ describe('IdempotencyStore', () => {
 
   it('records nothing when execute reports that nothing ran', async () => {
     const dir = freshDir()
-    const store = new IdempotencyStore({dir})
+    const store = fileIdempotency({dir})
     const busy = command('busy, try again', {ran: false})
     expect(await store.run('t', 'k', {}, busy.execute)).toEqual({result: textResult('busy, try again'), status: 'not-run'})
     expect(recordFiles(dir)).toEqual([])
@@ -124,7 +124,7 @@ describe('IdempotencyStore', () => {
   })
 
   it('refuses as interrupted when execute threw, and never runs that key again', async () => {
-    const store = new IdempotencyStore({dir: freshDir()})
+    const store = fileIdempotency({dir: freshDir()})
     await expect(store.run('t', 'k', {}, async () => {
       throw new Error('runner bug')
     })).rejects.toThrow('runner bug')
@@ -141,7 +141,7 @@ describe('IdempotencyStore', () => {
   it('treats a running claim with our own pid as left by a predecessor (pid reused after a restart)', async () => {
     const dir = freshDir()
     let claim = ''
-    await new IdempotencyStore({dir}).run('t', 'k', {}, async () => {
+    await fileIdempotency({dir}).run('t', 'k', {}, async () => {
       claim = readFileSync(only(dir), 'utf8')
       return {ran: true, result: textResult('first')}
     })
@@ -150,30 +150,30 @@ describe('IdempotencyStore', () => {
     const predecessor = JSON.parse(claim) as {process: number}
     writeFileSync(only(dir), JSON.stringify({...predecessor, process: predecessor.process - 60_000}))
     const cmd = command()
-    expect(await new IdempotencyStore({dir}).run('t', 'k', {}, cmd.execute)).toMatchObject({reason: 'interrupted', status: 'refused'})
+    expect(await fileIdempotency({dir}).run('t', 'k', {}, cmd.execute)).toMatchObject({reason: 'interrupted', status: 'refused'})
     expect(cmd.runs).toBe(0)
   })
 
   it('treats a claim with our pid and no process start time (an older format) as left by a predecessor', async () => {
     const dir = freshDir()
-    await new IdempotencyStore({dir}).run('t', 'k', {}, async () => {
+    await fileIdempotency({dir}).run('t', 'k', {}, async () => {
       const {process: _started, ...older} = JSON.parse(readFileSync(only(dir), 'utf8')) as Record<string, unknown>
       writeFileSync(only(dir) + '.older', JSON.stringify(older))
       return {ran: true, result: textResult('first')}
     })
     writeFileSync(only(dir), readFileSync(only(dir) + '.older'))
     const cmd = command()
-    expect(await new IdempotencyStore({dir}).run('t', 'k', {}, cmd.execute)).toMatchObject({reason: 'interrupted', status: 'refused'})
+    expect(await fileIdempotency({dir}).run('t', 'k', {}, cmd.execute)).toMatchObject({reason: 'interrupted', status: 'refused'})
     expect(cmd.runs).toBe(0)
   })
 
   it('runs a key again once its record is older than maxAgeMs', async () => {
     const dir = freshDir()
     const cmd = command()
-    await new IdempotencyStore({dir}).run('t', 'k', {}, cmd.execute)
+    await fileIdempotency({dir}).run('t', 'k', {}, cmd.execute)
     await sleep(60)
-    expect((await new IdempotencyStore({dir}).run('t', 'k', {}, cmd.execute)).status).toBe('replayed')
-    const shortLived = new IdempotencyStore({dir, maxAgeMs: 50})
+    expect((await fileIdempotency({dir}).run('t', 'k', {}, cmd.execute)).status).toBe('replayed')
+    const shortLived = fileIdempotency({dir, maxAgeMs: 50})
     expect((await shortLived.run('t', 'k', {}, cmd.execute)).status).toBe('executed')
     // An expired record does not block new arguments either.
     await sleep(60)
@@ -183,7 +183,7 @@ describe('IdempotencyStore', () => {
 
   it('prunes the oldest records beyond maxEntries', async () => {
     const dir = freshDir()
-    const store = new IdempotencyStore({dir, maxEntries: 3})
+    const store = fileIdempotency({dir, maxEntries: 3})
     const cmd = command()
     for (const key of ['k1', 'k2', 'k3', 'k4', 'k5']) {
       await store.run('t', key, {}, cmd.execute)
@@ -191,7 +191,7 @@ describe('IdempotencyStore', () => {
     }
 
     expect(recordFiles(dir)).toHaveLength(3)
-    const reader = new IdempotencyStore({dir})
+    const reader = fileIdempotency({dir})
     for (const key of ['k3', 'k4', 'k5']) expect((await reader.run('t', key, {}, cmd.execute)).status).toBe('replayed')
     expect(cmd.runs).toBe(5)
     expect((await reader.run('t', 'k1', {}, cmd.execute)).status).toBe('executed')
@@ -201,14 +201,14 @@ describe('IdempotencyStore', () => {
   it('prunes the oldest records beyond maxBytes, but keeps the one just written', async () => {
     const dir = freshDir()
     const big = command('x'.repeat(4000)) // about 8 kB a record: the text is in content and structuredContent
-    const store = new IdempotencyStore({dir, maxBytes: 20_000})
+    const store = fileIdempotency({dir, maxBytes: 20_000})
     for (const key of ['k1', 'k2', 'k3', 'k4']) {
       await store.run('t', key, {}, big.execute)
       await sleep(20)
     }
 
     expect(recordFiles(dir)).toHaveLength(2)
-    const tiny = new IdempotencyStore({dir, maxBytes: 10})
+    const tiny = fileIdempotency({dir, maxBytes: 10})
     await tiny.run('t', 'k5', {}, big.execute)
     expect(recordFiles(dir)).toHaveLength(1)
     expect((await tiny.run('t', 'k5', {}, big.execute)).status).toBe('replayed')
@@ -216,7 +216,7 @@ describe('IdempotencyStore', () => {
 
   it('prunes expired records and stale temp files when it writes', async () => {
     const dir = freshDir()
-    const store = new IdempotencyStore({dir, maxAgeMs: 60_000})
+    const store = fileIdempotency({dir, maxAgeMs: 60_000})
     await store.run('t', 'old', {}, command().execute)
     const old = only(dir)
     const stale = `${old}.123-abcd.tmp`
@@ -232,7 +232,7 @@ describe('IdempotencyStore', () => {
 
   it('treats corrupt or foreign record files as absent', async () => {
     const dir = freshDir()
-    const store = new IdempotencyStore({dir, maxEntries: 2})
+    const store = fileIdempotency({dir, maxEntries: 2})
     const cmd = command('fresh')
     for (const garbage of ['', '{"state":', 'null', '[]', '{"v":1,"state":"done","argsHash":"x","tool":"t"}', '{"v":1,"state":"running","argsHash":"x","tool":"t","startedAt":1,"pid":-1}', '{"v":99}']) {
       await store.run('t', 'k', {}, cmd.execute)
@@ -251,7 +251,7 @@ describe('IdempotencyStore', () => {
 
   it('returns the result with a storage error when recording it fails', async () => {
     const dir = freshDir()
-    const store = new IdempotencyStore({dir})
+    const store = fileIdempotency({dir})
     const outcome = await store.run('t', 'k', {}, async () => {
       // The directory disappears while the command runs and a file takes its place (works as root too).
       rmSync(dir, {force: true, recursive: true})
@@ -263,11 +263,27 @@ describe('IdempotencyStore', () => {
     expect((outcome as {storageError?: string}).storageError).toMatch(/could not be recorded/)
   })
 
+  it('never overwrites a record that replaced its claim while it ran', async () => {
+    const dir = freshDir()
+    const store = fileIdempotency({dir})
+    const outcome = await store.run('t', 'k', {}, async () => {
+      // A rival took the key over meanwhile (it judged the claim dead) and recorded its own result.
+      const file = only(dir)
+      const rival = {...JSON.parse(readFileSync(file, 'utf8')), recordedAt: Date.now(), result: textResult('rival'), state: 'done'}
+      writeFileSync(`${file}.rival`, JSON.stringify(rival))
+      renameSync(`${file}.rival`, file)
+      return {ran: true, result: textResult('mine')}
+    })
+    expect(outcome).toMatchObject({result: textResult('mine'), status: 'executed'})
+    expect((outcome as {storageError?: string}).storageError).toMatch(/could not be recorded.*no longer held this call’s claim/)
+    expect(resultOf(await store.run('t', 'k', {}, command().execute))).toEqual(textResult('rival'))
+  })
+
   it('refuses without running when the store cannot be used at all', async () => {
     const dir = freshDir()
     writeFileSync(dir, 'a file where the directory should be')
     const cmd = command()
-    const outcome = await new IdempotencyStore({dir}).run('t', 'k', {}, cmd.execute)
+    const outcome = await fileIdempotency({dir}).run('t', 'k', {}, cmd.execute)
     expect(outcome).toMatchObject({reason: 'unavailable', status: 'refused'})
     expect((outcome as {message: string}).message).toMatch(/without idempotencyKey/)
     expect(cmd.runs).toBe(0)

@@ -3,7 +3,7 @@
 import {afterAll, beforeAll, describe, expect, it} from '@jest/globals'
 import {createClient} from '@redis/client'
 
-import type {Execution} from '../../../src/tools/records/idempotency-store.js'
+import type {Execution} from '../../../src/tools/records/idempotency.js'
 
 import type {StateQuota} from '../../../src/settings/state-url.js'
 
