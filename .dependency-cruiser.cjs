@@ -13,7 +13,8 @@
  *   cli                                 what the oclif commands show and ask at a terminal (mcp tools, mcp call)
  *   ← commands (and hooks)              the oclif commands; the init hook
  *
- * A module may import from its own folder and from the folders above it, never from below. The protocol side knows
+ * A module may import from its own folder and from the folders above it, never from below; any may import
+ * src/error-codes.ts, the one list of the codes errors and refusals carry. The protocol side knows
  * nothing of child processes: of tools/execution it sees the pipeline, the call environment and the result helpers.
  * Only the production dependencies may be imported by src/ (devDependencies are for tests and benchmarks).
  */
@@ -26,6 +27,8 @@ module.exports = {
   allowed: [
     {from: {path: '^src/'}, to: EXTERNAL},
     allow('^src/index\\.ts$', '^src/'),
+    // The one list of error codes, which every layer's errors and refusals use.
+    allow('^src/', '^src/error-codes\\.ts$'),
     allow('^src/host/', '^src/host/'),
     allow('^src/settings/', '^src/settings/'),
     allow('^src/tools/catalog/', '^src/(tools/catalog|settings|host)/'),

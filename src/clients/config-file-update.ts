@@ -3,6 +3,7 @@ import {chmod, chown, copyFile, lstat, mkdir, readFile, readlink, realpath, rena
 import {basename, dirname, join, resolve} from 'node:path'
 
 import {isWithin} from '../host/paths.js'
+import {CodedError} from '../error-codes.js'
 
 // Writing a client's config file: follow symlinks to the real file, refuse anything but a regular file, back it up,
 // write atomically with its permissions kept, or leave it untouched when the edit fails. The edits themselves are in
@@ -11,12 +12,12 @@ import {isWithin} from '../host/paths.js'
 export type ClientConfigErrorCode = 'UNPARSABLE_CLIENT_CONFIG' | 'UNSAFE_CLIENT_CONFIG'
 
 /** A client config file this command will not touch; the message says why (it reads after "Cannot update FILE: "). */
-export class ClientConfigError extends Error {
+export class ClientConfigError extends CodedError {
   constructor(
     readonly code: ClientConfigErrorCode,
     message: string,
   ) {
-    super(message)
+    super(code, message)
   }
 }
 

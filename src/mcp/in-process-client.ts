@@ -10,15 +10,16 @@ import {isSecretName} from '../tools/catalog/secret-names.js'
 import {findExecutable} from '../tools/exposure/projection.js'
 import {closeMatches} from '../tools/exposure/suggest.js'
 import {createServerFactory} from './factory.js'
+import {CodedError} from '../error-codes.js'
 
 /** A mistake in what `mcp call` was asked to do; nothing ran. */
-export class CallRequestError extends Error {
+export class CallRequestError extends CodedError {
   constructor(
-    readonly code: 'BAD_ARGUMENTS' | 'UNKNOWN_TOOL',
+    readonly code: 'INVALID_ARGUMENTS' | 'UNKNOWN_TOOL',
     message: string,
     readonly suggestions: string[] = [],
   ) {
-    super(message)
+    super(code, message)
   }
 }
 
@@ -29,14 +30,14 @@ export function parseToolArguments(text: string, source: string): Record<string,
   try {
     value = JSON.parse(text)
   } catch (error) {
-    throw new CallRequestError('BAD_ARGUMENTS', `The arguments in ${source} are not valid JSON: ${(error as Error).message}`, [
+    throw new CallRequestError('INVALID_ARGUMENTS', `The arguments in ${source} are not valid JSON: ${(error as Error).message}`, [
       `Pass a JSON object, e.g. --args '{"cwd": "/path/to/project"}'`,
     ])
   }
 
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     const kind = value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`
-    throw new CallRequestError('BAD_ARGUMENTS', `The arguments in ${source} must be a JSON object, not ${kind}.`)
+    throw new CallRequestError('INVALID_ARGUMENTS', `The arguments in ${source} must be a JSON object, not ${kind}.`)
   }
 
   return value as Record<string, unknown>

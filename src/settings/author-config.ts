@@ -1,4 +1,5 @@
 import * as z from 'zod'
+import {CodedError} from '../error-codes.js'
 
 /** Tool hints a CLI author can set (MCP ToolAnnotations). */
 const annotationsSchema = z.strictObject({
@@ -113,8 +114,10 @@ export type Profile = z.infer<typeof profileSchema>
 export type PromptSettings = z.infer<typeof promptSchema>
 export type ToolAnnotationSettings = z.infer<typeof annotationsSchema>
 
-export class ConfigError extends Error {
-  readonly code = 'INVALID_MCP_CONFIG'
+export class ConfigError extends CodedError {
+  constructor(message: string) {
+    super('INVALID_MCP_CONFIG', message)
+  }
 }
 
 function describeIssues(where: string, error: z.ZodError): string {

@@ -18,6 +18,6 @@ describe('mcp call arguments', () => {
     ['null', /not null/],
     ['42', /not a number/],
   ])('refuses %j', (text, message) => {
-    expect(() => parseToolArguments(text, '--args')).toThrow(expect.objectContaining({code: 'BAD_ARGUMENTS', message: expect.stringMatching(message)}))
+    expect(() => parseToolArguments(text, '--args')).toThrow(expect.objectContaining({code: 'INVALID_ARGUMENTS', message: expect.stringMatching(message)}))
   })
 })

@@ -2,9 +2,10 @@ import {localhostAllowedHostnames, validateHostHeader, validateOriginHeader} fro
 
 import {createHash, timingSafeEqual} from 'node:crypto'
 import {isIP} from 'node:net'
+import type {ErrorCode} from '../../error-codes.js'
 
 /** What a guard decides about a request: go on, or the answer to give instead. */
-export type GuardResult = {code: string; headers?: Record<string, string>; message: string; ok: false; status: number} | {ok: true}
+export type GuardResult = {code: ErrorCode; headers?: Record<string, string>; message: string; ok: false; status: number} | {ok: true}
 
 const OK: GuardResult = {ok: true}
 

@@ -14,6 +14,7 @@ import {errors, type JWTPayload, jwtVerify} from 'jose'
 import {type AuthSettings, SCOPE_NAME, TOKEN_ALGORITHMS} from '../../settings/author-config.js'
 import {isLoopbackHost} from './guards.js'
 import {cappedText, IssuerDocumentError, issuerKeys} from './issuer-keys.js'
+import {CodedError} from '../../error-codes.js'
 
 // `mcp serve` as an OAuth 2.1 resource server: bearer tokens are JWTs of one issuer, checked against the issuer's
 // published keys (JWKS), for this server (audience, RFC 8707), unexpired, signed with a public-key algorithm; the
@@ -34,8 +35,10 @@ export interface OAuthOptions {
   scopes: {read: string; write: string}
 }
 
-export class OAuthSetupError extends Error {
-  readonly code = 'OAUTH_SETUP'
+export class OAuthSetupError extends CodedError {
+  constructor(message: string) {
+    super('OAUTH_SETUP', message)
+  }
 }
 
 export interface OAuthFlags {

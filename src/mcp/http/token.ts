@@ -2,12 +2,15 @@ import {mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
 import {readFile, stat} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
 import {dirname, join} from 'node:path'
+import {CodedError} from '../../error-codes.js'
 
 /** Where the bearer token comes from: never the command line, which every local user can read (ps, /proc/PID/cmdline). */
 export type TokenSource = {file: string} | {variable: string}
 
-export class TokenError extends Error {
-  readonly code = 'TOKEN_UNUSABLE'
+export class TokenError extends CodedError {
+  constructor(message: string) {
+    super('TOKEN_UNUSABLE', message)
+  }
 }
 
 /**

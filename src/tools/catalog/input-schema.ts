@@ -3,6 +3,7 @@ import * as z from 'zod'
 
 import {CALL_INPUT_NAMES} from './call-inputs.js'
 import {isSecretName, SECRET_TEXT} from './secret-names.js'
+import {CodedError} from '../../error-codes.js'
 
 /** How one property of a tool's input maps back onto the command line. */
 export type Param =
@@ -81,8 +82,10 @@ export function withoutHostKeys(value: unknown): unknown {
 }
 
 /** A command whose inputs have no faithful JSON Schema: it is left out (and reported), never offered vaguely. */
-export class SchemaError extends Error {
-  readonly code = 'NO_SCHEMA_REPRESENTATION'
+export class SchemaError extends CodedError {
+  constructor(message: string) {
+    super('NO_SCHEMA_REPRESENTATION', message)
+  }
 }
 
 const SAFE_INTEGER_BOUNDS: Record<string, number> = {maximum: Number.MAX_SAFE_INTEGER, minimum: Number.MIN_SAFE_INTEGER}

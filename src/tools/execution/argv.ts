@@ -1,7 +1,10 @@
 import type {FlagTokens, Param} from '../catalog/input-schema.js'
+import {CodedError} from '../../error-codes.js'
 
-export class ArgvError extends Error {
-  readonly code = 'INVALID_ARGUMENTS'
+export class ArgvError extends CodedError {
+  constructor(message: string) {
+    super('INVALID_ARGUMENTS', message)
+  }
 }
 
 function scalar(value: unknown): string {

@@ -14,6 +14,7 @@ import {jobView} from './job-view.js'
 import {REDACTED, type Redact, redactor, secretEnvValues} from './redact.js'
 import {resultBudget, UNKNOWN_HOST} from '../../settings/agent-hosts.js'
 import {errorResult} from './tool-result.js'
+import type {ErrorCode} from '../../error-codes.js'
 
 const META = PLUGIN_NAME
 
@@ -101,7 +102,7 @@ function zodIssues(error: z.ZodError): string {
   return error.issues.map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : 'arguments'}: ${issue.message}`).join('; ')
 }
 
-function refusal(text: string, code: string, tool: CommandTool, more: Record<string, unknown> = {}): CallToolResult {
+function refusal(text: string, code: ErrorCode, tool: CommandTool, more: Record<string, unknown> = {}): CallToolResult {
   return {...errorResult(text), structuredContent: {code, command: tool.displayId, ...more}}
 }
 
