@@ -3,7 +3,6 @@ import {Config} from '@oclif/core'
 import {mkdtempSync, rmSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
-import {performance} from 'node:perf_hooks'
 
 import {parseAuthorConfig} from '../../../src/settings/author-config.js'
 import {resolveSettings} from '../../../src/settings/settings.js'
@@ -24,11 +23,13 @@ beforeAll(async () => {
   cli = generateCli(mkdtempSync(join(tmpdir(), 'registry-scale-')))
   config = await Config.load(cli.root)
   const settings = resolveSettings(parseAuthorConfig({}), {})
-  const started = performance.now()
+  // CPU time, not the clock: other work on the machine delays the build without making it cost more.
+  const started = process.cpuUsage()
   registry = buildRegistry(config, settings)
-  const ms = performance.now() - started
+  const used = process.cpuUsage(started)
+  const ms = (used.user + used.system) / 1000
   process.stderr.write(
-    `registry-scale: buildRegistry made ${registry.tools.length} tools from ${config.commands.length} manifest entries in ${ms.toFixed(1)} ms\n`,
+    `registry-scale: buildRegistry made ${registry.tools.length} tools from ${config.commands.length} manifest entries in ${ms.toFixed(1)} ms of CPU\n`,
   )
   expect(ms).toBeLessThan(20_000)
   schemas = new Map(registry.tools.map((t) => [t.name, toJsonSchema(t.input.schema) as JsonSchema]))
