@@ -180,7 +180,7 @@ describe('stdio answers what it cannot parse (JSON-RPC 2.0 §5)', () => {
     ['a progressToken that is an object', {id: 't', jsonrpc: '2.0', method: 'ping', params: {_meta: {progressToken: {}}}}],
     ['jsonrpc "1.0"', {id: 'v', jsonrpc: '1.0', method: 'ping'}],
   ])('an Invalid Request with a readable id (%s) gets -32600 with that id', async (_what, message) => {
-    const answer = await server.request(message as Message, 3000)
+    const answer = await server.request(message as Message)
     expect(answer).toMatchObject({error: {code: -32_600}, id: message.id})
   })
 

@@ -211,11 +211,11 @@ describe('soak: mixed load over HTTP', () => {
     const growth = (end.rss - baseline.rss) / baseline.rss
 
     // Nothing left once the calls are over: no zombie child, nothing running but idle prewarmed workers.
-    await eventually(() => descendantsOf(pid).every((row) => row.args.includes('worker-entry')), 5000)
+    await eventually(() => descendantsOf(pid).every((row) => row.args.includes('worker-entry')))
     const busy = descendantsOf(pid).filter((row) => !row.args.includes('worker-entry'))
     const undead = zombies().filter((row) => row.ppid === pid)
     expect(await server.stop()).toBe(0)
-    await eventually(() => processesWithEnv('HOME', home).length === 0 && processesIn(space.dir).length === 0, 5000)
+    await eventually(() => processesWithEnv('HOME', home).length === 0 && processesIn(space.dir).length === 0)
     const orphans = [...new Set([...processesWithEnv('HOME', home), ...processesIn(space.dir)])]
 
     const calls = [...stats.values()].reduce((sum, list) => sum + list.length, 0)
