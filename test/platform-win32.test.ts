@@ -11,7 +11,7 @@ import {claudeProjectKey, CLIENTS, type Place} from '../src/clients/client-specs
 import {binOnPath} from '../src/clients/launch.js'
 import {skillDir} from '../src/skill/skill-install.js'
 import {stopSignals} from '../src/host/signals.js'
-import {readToken} from '../src/mcp/http/token.js'
+import {readToken} from '../src/mcp/http/token-file.js'
 import {terminalDevices} from '../src/cli/terminal-ask.js'
 import {childEnv} from '../src/tools/execution/child-env.js'
 import {killTree, parentGone, taskkillPath} from '../src/tools/execution/process-tree.cjs'
