@@ -12,7 +12,8 @@ import {uriScheme} from '../../host/spelling.js'
 import {AuditLog} from '../records/audit-log.js'
 import {fileIdempotency} from '../records/idempotency-files.js'
 import {DEFAULT_KEPT_CHARS, OutputStore} from '../records/output-store.js'
-import {RedisState} from '../records/redis-state.js'
+import {redisIdempotency} from '../records/redis-idempotency.js'
+import {RedisRecords} from '../records/redis-records.js'
 import {childEnv} from './child-env.js'
 import {ProcessGroups} from './child-process.js'
 import {JobTable} from './jobs.js'
@@ -86,7 +87,7 @@ export function createCallEnvironment(config: Config, settings: Settings, bounda
   }
   const workers = new WorkerPool({bin: binScript, env: childEnv(config, {}), root: config.root, size: settings.workers, warm})
   // With --state, what outlives a call is shared with the other replicas on the same store.
-  const shared = settings.state ? new RedisState(settings.state, `oclif-mcp:${config.bin}`, settings.stateQuota) : undefined
+  const shared = settings.state ? new RedisRecords(settings.state, `oclif-mcp:${config.bin}`, settings.stateQuota) : undefined
   // Half of what is kept may be one person's (OAuth): the rest stays for the others' runs.
   const outputs = new OutputStore({maxChars: DEFAULT_KEPT_CHARS, perPersonChars: DEFAULT_KEPT_CHARS / 2}, shared)
   const jobs = new JobTable(outputs, shared && {replica: shared.replica, store: shared})
@@ -114,7 +115,7 @@ export function createCallEnvironment(config: Config, settings: Settings, bounda
     },
     groups,
     // In the CLI's cache dir, so a retry after a server restart still finds the first run's result.
-    idempotency: shared ?? fileIdempotency({dir: join(config.cacheDir, 'mcp-idempotency')}),
+    idempotency: shared ? redisIdempotency(shared) : fileIdempotency({dir: join(config.cacheDir, 'mcp-idempotency')}),
     jobs,
     limiter: new CommandLimiter(settings.maxConcurrency, settings.maxQueue),
     async open() {

@@ -7,7 +7,7 @@ import type {StateQuota} from '../../settings/state-url.js'
 import {shortHash} from '../catalog/fingerprint.js'
 import {shownSize} from './output-store.js'
 
-// The quota ledger of the shared store (redis-state.ts): what each person, and everyone, keeps in Redis is reserved
+// The quota ledger of the shared store (redis-connection.ts): what each person, and everyone, keeps in Redis is reserved
 // here before it is written, so one person cannot fill the store and a full store refuses nobody's call.
 
 /**

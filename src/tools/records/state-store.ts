@@ -4,8 +4,8 @@ import type {Execution, IdempotentOutcome} from './idempotency.js'
 
 // What outlives a call, behind one interface: idempotency records, and (when several `mcp serve` replicas share a
 // store) the status and output of jobs and the outputs kept for cut results. The embedded store is files for the
-// idempotency records (idempotency-files.ts) and this process's memory for jobs and outputs; the Redis store
-// (redis-state.ts) shares all three between replicas.
+// idempotency records (idempotency-files.ts) and this process's memory for jobs and outputs; the Redis store shares
+// all three between replicas (redis-idempotency.ts, redis-records.ts).
 
 /** The two streams of a command's output. */
 export type OutputStream = 'stderr' | 'stdout'

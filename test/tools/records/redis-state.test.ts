@@ -1,25 +1,27 @@
 // The Redis store against a real redis-server: two stores (as two replicas would have) sharing one key run it once;
-// replays, conflicts, a run that did not start, a claim whose replica died, and a Redis that is gone.
+// replays, conflicts, a run that did not start, a claim whose replica died, and a Redis that is gone; its quotas.
 import {afterAll, beforeAll, describe, expect, it} from '@jest/globals'
 import {createClient} from '@redis/client'
 
-import type {Execution} from '../../../src/tools/records/idempotency.js'
-
 import type {StateQuota} from '../../../src/settings/state-url.js'
+import type {Execution} from '../../../src/tools/records/idempotency.js'
+import type {IdempotencyRecords} from '../../../src/tools/records/state-store.js'
 
-import {RedisState} from '../../../src/tools/records/redis-state.js'
+import {redisIdempotency} from '../../../src/tools/records/redis-idempotency.js'
+import {RedisRecords} from '../../../src/tools/records/redis-records.js'
 import {command, resultOf, textResult} from '../../helpers/idempotency-store.js'
 import {type RedisServer, startRedis} from '../../helpers/redis.js'
 
 let redis: RedisServer
-const stores: RedisState[] = []
+const stores: RedisRecords[] = []
 let n = 0
 
-async function store(prefix = 'test', quota?: StateQuota): Promise<RedisState> {
-  const opened = new RedisState(redis.url, prefix, quota)
-  await opened.connect()
-  stores.push(opened)
-  return opened
+/** A replica's view of the store: one connection, its shared records and its idempotency records. */
+async function store(prefix = 'test', quota?: StateQuota): Promise<IdempotencyRecords & {records: RedisRecords}> {
+  const records = new RedisRecords(redis.url, prefix, quota)
+  await records.connect()
+  stores.push(records)
+  return Object.assign(redisIdempotency(records), {records})
 }
 
 const key = () => `key-${++n}`
@@ -33,7 +35,7 @@ afterAll(async () => {
   await redis?.stop()
 })
 
-describe('RedisState as the idempotency store', () => {
+describe('the Redis store as the idempotency store', () => {
   it('runs a key once across two replicas calling at the same time; the other replays', async () => {
     const [a, b] = [await store(), await store()]
     const k = key()
@@ -88,12 +90,12 @@ describe('RedisState as the idempotency store', () => {
   })
 
   it('refuses to start with a Redis that is not there, saying where it looked', async () => {
-    const nowhere = new RedisState('redis://127.0.0.1:1', 'test')
+    const nowhere = new RedisRecords('redis://127.0.0.1:1', 'test')
     await expect(nowhere.connect()).rejects.toThrow(/^Cannot use the state store redis:\/\/127\.0\.0\.1:1: .*ECONNREFUSED/)
   })
 })
 
-describe('RedisState quotas', () => {
+describe("the Redis store's quotas", () => {
   const streams = (bytes: number) => ({stderr: '', stdout: 'x'.repeat(bytes)})
   const job = (id: string, principal?: string) => ({
     command: 'build',
@@ -110,15 +112,15 @@ describe('RedisState quotas', () => {
 
   it("keeps one person's outputs within their share, and nobody else's calls are refused for it", async () => {
     const a = await store('quota-person', {perPersonBytes: 10_000, totalBytes: 100_000})
-    expect(await a.keepOutput('eve-1', 'cli logs', streams(6000), 'eve')).toBe(true)
+    expect(await a.records.keepOutput('eve-1', 'cli logs', streams(6000), 'eve')).toBe(true)
     // Eve's share is full: her next output is not kept, and said so; bob's is.
-    expect(await a.keepOutput('eve-2', 'cli logs', streams(6000), 'eve')).toBe(false)
-    expect(await a.readOutput('eve-2')).toBeUndefined()
-    expect(await a.keepOutput('bob-1', 'cli logs', streams(6000), 'bob')).toBe(true)
+    expect(await a.records.keepOutput('eve-2', 'cli logs', streams(6000), 'eve')).toBe(false)
+    expect(await a.records.readOutput('eve-2')).toBeUndefined()
+    expect(await a.records.keepOutput('bob-1', 'cli logs', streams(6000), 'bob')).toBe(true)
     // A job of eve's ends past her share: its record is kept, with a result that says the output was not.
-    await a.finishJob(job('eve-job', 'eve'), streams(6000))
-    expect((await a.readJob('eve-job'))?.record.end?.result.structuredContent).toMatchObject({message: expect.stringMatching(/not kept in the shared state store: this person's share of it \(10 KiB\) is full/), outputForgotten: true})
-    expect(await a.readOutput('eve-job')).toBeUndefined()
+    await a.records.finishJob(job('eve-job', 'eve'), streams(6000))
+    expect((await a.records.readJob('eve-job'))?.record.end?.result.structuredContent).toMatchObject({message: expect.stringMatching(/not kept in the shared state store: this person's share of it \(10 KiB\) is full/), outputForgotten: true})
+    expect(await a.records.readOutput('eve-job')).toBeUndefined()
     // An idempotent call of eve's still runs, once; its record keeps a note in place of the result, and a retry
     // gets that note, not a second run.
     const big = {ran: true, result: {content: [{text: 'y'.repeat(20_000), type: 'text' as const}], structuredContent: {exitCode: 0}}}
@@ -140,11 +142,11 @@ describe('RedisState quotas', () => {
 
   it('keeps everyone within the total, calls without a person too, and frees what expired', async () => {
     const a = await store('quota-total', {perPersonBytes: 10_000, totalBytes: 25_000})
-    expect(await a.keepOutput('p1', 'cli logs', streams(9000), 'p1')).toBe(true)
-    expect(await a.keepOutput('p2', 'cli logs', streams(9000), 'p2')).toBe(true)
-    expect(await a.keepOutput('p3', 'cli logs', streams(9000), 'p3')).toBe(false)
-    expect(await a.keepOutput('anyone-1', 'cli logs', streams(9000))).toBe(false)
-    expect(await a.keepOutput('anyone-2', 'cli logs', streams(5000))).toBe(true)
+    expect(await a.records.keepOutput('p1', 'cli logs', streams(9000), 'p1')).toBe(true)
+    expect(await a.records.keepOutput('p2', 'cli logs', streams(9000), 'p2')).toBe(true)
+    expect(await a.records.keepOutput('p3', 'cli logs', streams(9000), 'p3')).toBe(false)
+    expect(await a.records.keepOutput('anyone-1', 'cli logs', streams(9000))).toBe(false)
+    expect(await a.records.keepOutput('anyone-2', 'cli logs', streams(5000))).toBe(true)
     // Entries whose time has passed come off the sums: their scores are moved into the past here.
     const raw = createClient({url: redis.url})
     await raw.connect()
@@ -156,7 +158,7 @@ describe('RedisState quotas', () => {
       await raw.close()
     }
 
-    expect(await a.keepOutput('p3', 'cli logs', streams(9000), 'p3')).toBe(true)
-    expect(await a.keepOutput('p1-again', 'cli logs', streams(9000), 'p1')).toBe(true)
+    expect(await a.records.keepOutput('p3', 'cli logs', streams(9000), 'p3')).toBe(true)
+    expect(await a.records.keepOutput('p1-again', 'cli logs', streams(9000), 'p1')).toBe(true)
   })
 })
