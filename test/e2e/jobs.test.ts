@@ -8,6 +8,7 @@ import {randomBytes} from 'node:crypto'
 import {existsSync, mkdirSync, readFileSync} from 'node:fs'
 import {join} from 'node:path'
 
+import {jobEnd} from '../helpers/jobs.js'
 import {eventually, killPids, processesMatching} from '../helpers/processes.js'
 import {type Served, serveTaskbox} from '../helpers/serve.js'
 import {connectTaskbox, type Era, FAULTY_BIN, scratch, taskboxEnv, textOf} from '../helpers/taskbox.js'
@@ -118,7 +119,9 @@ describe('a 100-second command, over every transport at once', () => {
       const first = await timed(endpoint.call('slow', {marker: tag, seconds: 100}), longest)
       expect(first.isError).toBeFalsy()
       expect(first.structuredContent!.job).toMatchObject({command: 'slow', status: 'working'})
-      expect(textOf(first)).toMatch(/Job \S+ is running \(4\d s so far/)
+      // Handed over at the 45 s budget, not before (how much later depends on the machine; the 60 s is checked below).
+      expect(textOf(first)).toMatch(/Job \S+ is running \(\d+ s so far/)
+      expect(Number(/\((\d+) s so far/.exec(textOf(first))![1])).toBeGreaterThanOrEqual(45)
       expect(textOf(first)).toContain(`job_status {"job": "${first.structuredContent!.job.id}"`)
       // The command goes on after the call answered.
       expect(processesMatching(tag).length).toBeGreaterThan(0)
@@ -127,7 +130,8 @@ describe('a 100-second command, over every transport at once', () => {
       const {final, polls, seen} = await follow(endpoint, first, longest, progress)
       expect(polls).toBeGreaterThanOrEqual(1)
       expect(final.structuredContent!.job).toMatchObject({exitCode: 0, status: 'completed'})
-      expect(textOf(final)).toMatch(/^Job \S+ completed after 10\d s\./)
+      expect(textOf(final)).toMatch(/^Job \S+ completed after \d+ s\./)
+      expect(Number(/completed after (\d+) s/.exec(textOf(final))![1])).toBeGreaterThanOrEqual(100)
       expect(final.structuredContent!.stdout).toContain('tick 100\nfinished')
       // Following with cursors saw every line once, in order.
       const ticks = seen.split('\n').filter(Boolean)
@@ -135,7 +139,7 @@ describe('a 100-second command, over every transport at once', () => {
       // Progress kept coming while job_status waited (stderr notes every 10 s, and the 5 s tick).
       expect(progress.some((message) => /working: \d+ of 100 s|still running/.test(message))).toBe(true)
       expect(longest.ms).toBeLessThan(HOST_LIMIT_MS)
-      expect(await eventually(() => processesMatching(tag).length === 0, 5000)).toBe(true)
+      expect(await eventually(() => processesMatching(tag).length === 0)).toBe(true)
     },
     200_000,
   )
@@ -154,7 +158,7 @@ describe('jobs', () => {
     const cancelled = await endpoint.call('cancel_job', {job: id})
     expect(cancelled.structuredContent!.job.status).toBe('cancelled')
     expect(textOf(cancelled)).toMatch(/^Job \S+ was cancelled after \d+ s\./)
-    expect(await eventually(() => processesMatching(tag).length === 0, 5000)).toBe(true)
+    expect(await eventually(() => processesMatching(tag).length === 0)).toBe(true)
     // Cancelling again stops nothing and says so.
     const again = await endpoint.call('cancel_job', {job: id})
     expect(textOf(again)).toContain('had already ended (cancelled); nothing was stopped')
@@ -174,23 +178,17 @@ describe('jobs', () => {
     await expect(endpoint.client.readResource({uri: 'faulty://output/nope/stdout'})).rejects.toThrow(/No kept output/)
   }, 60_000)
 
-  it('a stdio server that exits (its client went away) ends its jobs', async () => {
-    const endpoint = await openStdio('legacy', ['--foreground', '2'])
+  it.each<[string, () => Promise<Endpoint>]>([
+    ['a stdio server that exits (its client went away)', () => openStdio('legacy', ['--foreground', '2'])],
+    ['mcp serve stopped with SIGTERM', () => openHttp('modern', ['--foreground', '2'])],
+  ])('%s ends its jobs', async (_, open) => {
+    const endpoint = await open()
     const tag = marker('orphaned')
     const first = await endpoint.call('slow', {marker: tag, seconds: 120})
     expect(first.structuredContent!.job.status).toBe('working')
     expect(textOf(first)).toContain('if the server stops, it is killed')
     await endpoint.close()
-    expect(await eventually(() => processesMatching(tag).length === 0, 10_000)).toBe(true)
-  }, 60_000)
-
-  it('mcp serve stopped with SIGTERM ends its jobs', async () => {
-    const endpoint = await openHttp('modern', ['--foreground', '2'])
-    const tag = marker('served')
-    const first = await endpoint.call('slow', {marker: tag, seconds: 120})
-    expect(first.structuredContent!.job.status).toBe('working')
-    await endpoint.close()
-    expect(await eventually(() => processesMatching(tag).length === 0, 10_000)).toBe(true)
+    expect(await eventually(() => processesMatching(tag).length === 0)).toBe(true)
   }, 60_000)
 
   it('a retried idempotency key answers with the job its first call started, and nothing runs twice', async () => {
@@ -206,13 +204,13 @@ describe('jobs', () => {
     const leaders = new Set(processesMatching(tag).map((row) => row.pgid))
     expect(leaders.size).toBe(1)
     // Once the job has ended, the same key replays its end.
-    await endpoint.call('job_status', {job: id, wait: 30})
+    await jobEnd(endpoint.call, id)
     const after = await endpoint.call('slow', args)
     expect(after.structuredContent!.job).toMatchObject({exitCode: 0, id, status: 'completed'})
     // The audit log has the call (it ran, as this job) and the job's end with its exit code; the two replays (which
     // ran nothing) are in the file beside it.
     const audit = join(endpoint.home, 'data/faulty-cli/mcp-audit.jsonl')
-    expect(await eventually(() => existsSync(audit) && readFileSync(audit, 'utf8').includes('job-ended'), 5000)).toBe(true)
+    expect(await eventually(() => existsSync(audit) && readFileSync(audit, 'utf8').includes('job-ended'))).toBe(true)
     const records = (file: string) => readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>)
     expect(records(audit).map(({exitCode, job, outcome}) => ({exitCode, job, outcome}))).toEqual([
       {exitCode: null, job: id, outcome: 'ran'},

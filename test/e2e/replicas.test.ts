@@ -172,7 +172,9 @@ describe('the quota of the shared store', () => {
     try {
       const before = await used()
       // Each call's whole output (1 MiB) is kept for read_output: in this replica, and in Redis while the quota allows.
-      for (let i = 0; i < 12; i++) expect((await flooding.call('lines', {kib: 1024})).structuredContent!.output).toBeDefined()
+      // Six of them (6 MiB) are past the 3 MiB quota and past the 4 MiB Redis may grow by here: a quota that held back
+      // nothing, or less than it should, shows as it would with more.
+      for (let i = 0; i < 6; i++) expect((await flooding.call('lines', {kib: 1024})).structuredContent!.output).toBeDefined()
       expect((await used()) - before).toBeLessThan(4 * 1024 * 1024)
       expect(flooding.served.stderr()).toMatch(/output \S+ is not kept in redis:\/\/\S+ \(its quota is reached\): only this replica can read it/)
       // Past the quota an idempotent call still runs, on this replica and on another; its record is kept (with a note in
