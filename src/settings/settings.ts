@@ -56,7 +56,7 @@ export interface Settings {
   projection: ProjectionOptions
   /** The shared state store (`redis://…`) of `mcp serve --state`; undefined: files and this process's memory. */
   state?: string
-  /** What the shared state store may hold, in all and per person (redis-state.ts DEFAULT_STATE_QUOTA when not given). */
+  /** What the shared state store may hold, in all and per person (settings/state-url.ts DEFAULT_STATE_QUOTA when not given). */
   stateQuota?: {perPersonBytes: number; totalBytes: number}
   /** How long a command may run in all, as a job included (per command: CommandTool.timeoutMs). */
   timeoutMs: number

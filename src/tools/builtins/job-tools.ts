@@ -3,7 +3,7 @@ import * as z from 'zod'
 import type {CallEnvironment} from '../execution/call-environment.js'
 
 import {jobFacts, jobView, parseCursor} from '../execution/job-view.js'
-import type {Job, Lookup} from '../execution/jobs.js'
+import type {Job, Lookup} from '../execution/job-table.js'
 import type {CallContext} from '../execution/pipeline.js'
 import {resultRoom} from '../execution/pipeline.js'
 import {errorResult} from '../execution/tool-result.js'

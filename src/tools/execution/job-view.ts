@@ -2,7 +2,7 @@ import type {CallToolResult} from '@modelcontextprotocol/server'
 
 import type {KeptOutput} from '../records/output-store.js'
 import type {OutputStream} from '../records/state-store.js'
-import type {Job} from './jobs.js'
+import type {Job} from './job-table.js'
 
 import {callText, cutMiddle, fitResult, type KeptRef, type NextCall, readCall} from './result-budget.js'
 

@@ -6,12 +6,15 @@ import {setTimeout as sleep} from 'node:timers/promises'
 
 import {DEFAULT_STATE_QUOTA, shownUrl, type StateQuota} from '../../settings/state-url.js'
 import {reserveRoom, type Room} from './redis-quota.js'
+import {CodedError} from '../../error-codes.js'
 
 // The connection to the Redis every `mcp serve` replica on one store shares, under the CLI's key prefix: commands
 // given up on when Redis stops answering, key names, the quota ledger, and the secret and one-time ids replicas share.
 
-export class StateError extends Error {
-  readonly code = 'STATE_STORE_UNAVAILABLE'
+export class StateError extends CodedError {
+  constructor(message: string) {
+    super('STATE_STORE_UNAVAILABLE', message)
+  }
 }
 
 /** A claim or job whose lease is not renewed for this long has lost its process (its replica stopped). */

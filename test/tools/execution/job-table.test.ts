@@ -3,7 +3,7 @@ import type {CallToolResult} from '@modelcontextprotocol/server'
 import {describe, expect, it} from '@jest/globals'
 
 import {jobView, parseCursor} from '../../../src/tools/execution/job-view.js'
-import {type JobEnd, JobTable, MAX_FINISHED_JOBS, MAX_FINISHED_JOBS_TOTAL, waitForJob} from '../../../src/tools/execution/jobs.js'
+import {type JobEnd, JobTable, MAX_FINISHED_JOBS, MAX_FINISHED_JOBS_TOTAL, waitForJob} from '../../../src/tools/execution/job-table.js'
 import {OutputStore} from '../../../src/tools/records/output-store.js'
 
 /** A job whose command is simulated: `write` adds output, `finish` ends it, `stopped` says whether it was stopped. */

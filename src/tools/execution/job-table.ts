@@ -1,3 +1,4 @@
+import type {ErrorCode} from '../../error-codes.js'
 import type {CallToolResult} from '@modelcontextprotocol/server'
 
 import type {KeptOutput, OutputStore} from '../records/output-store.js'
@@ -69,7 +70,7 @@ export const MIRROR_MS = 1000
 /** A job and its output, or an error result that says why there is none (unknown, forgotten, store unreachable). */
 export type Lookup = {job: Job; output?: KeptOutput} | {missing: CallToolResult}
 
-function missing(text: string, code: string, id: string): Lookup {
+function missing(text: string, code: ErrorCode, id: string): Lookup {
   return {missing: {content: [{text, type: 'text'}], isError: true, structuredContent: {code, job: id}}}
 }
 
