@@ -25,7 +25,7 @@ beforeAll(async () => {
 /** What an answer says, the command's name in it made a placeholder: two answers for two names compared as one. */
 const shape = async (tool: ReturnType<typeof describeCommandTool>, command: string) => {
   const result = await callBuiltin(tool, {command})
-  return {...result, content: [{text: textsOf(result).replaceAll(`"${command}"`, '"…"'), type: 'text'}]}
+  return {...result, content: [{text: textsOf(result).replaceAll(`"${command}"`, '"…"'), type: 'text' as const}]}
 }
 
 describe('describe_command', () => {
