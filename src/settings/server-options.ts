@@ -416,9 +416,9 @@ export const TRAVELLING: readonly OptionName[] = (Object.keys(SERVER_OPTIONS) as
 /**
  * An option's value: the flag given, else the author's key, else the option's default (undefined when it has none).
  */
-export function optionValue<T>(name: OptionName, flags: Readonly<Record<string, unknown>>, author: AuthorConfig = {}): T {
+export function optionValue<T>(name: OptionName, flags: object, author: AuthorConfig = {}): T {
   const spec: OptionSpec = SERVER_OPTIONS[name]
-  return (flags[name] ?? (spec.author ? author[spec.author] : undefined) ?? spec.default) as T
+  return ((flags as Record<string, unknown>)[name] ?? (spec.author ? author[spec.author] : undefined) ?? spec.default) as T
 }
 
 /** The docs/settings.md table of the options of one scope: flag, group, default, author key, where it is explained. */

@@ -2,17 +2,10 @@ import {Flags} from '@oclif/core'
 
 import {HostCommand} from '../../host/command.js'
 import {stopSignals} from '../../host/signals.js'
-import {checkBind} from '../../mcp/http/guards.js'
-import {type OAuthGate, OAuthSetupError, openOAuthGate, resolveOAuth} from '../../mcp/http/oauth.js'
 import {serveOnHttp} from '../../mcp/http/http-server.js'
-import {readToken, restartWithoutSecrets, TokenError} from '../../mcp/http/token-file.js'
+import {listeningBanner, type ServeSetup, ServeSetupError, setUpServe} from '../../mcp/http/serve-setup.js'
 import {prepareServerFor} from '../../mcp/lifecycle.js'
-import {ConfigError, parseAuthorConfig} from '../../settings/author-config.js'
-import {PROTOCOL_REVISIONS} from '../../mcp/plan.js'
-import {httpFlags, optionValue, serverFlags} from '../../settings/server-options.js'
-import {resolveStateUrl, shownUrl} from '../../settings/state-url.js'
-
-const MIB = 1024 * 1024
+import {httpFlags, serverFlags} from '../../settings/server-options.js'
 
 export default class McpServe extends HostCommand {
   static summary = "Serve this CLI's commands as MCP tools over Streamable HTTP."
@@ -36,44 +29,15 @@ It listens on 127.0.0.1 only, unless --allow-remote is given together with authe
 
   async run(): Promise<{url: string}> {
     const {flags} = await this.parse(McpServe)
-    // `[::1]` as URLs write it is `::1` to listen on.
-    const host = flags.host.replace(/^\[(.*)\]$/, '$1')
-    const variable = this.config.scopedEnvVarKey('MCP_TOKEN')
-    const stateVariable = this.config.scopedEnvVarKey('MCP_STATE')
-    // Started again (Node 22.15+) so that neither secret stays in this process's /proc/PID/environ.
-    const restarted = restartWithoutSecrets([variable, stateVariable], this.config.scopedEnvVarKey('MCP_HANDOVER'))
-    if (restarted.kept) {
-      process.stderr.write(`Warning: ${[variable, stateVariable].filter((name) => process.env[name]).join(' and ')} stay in this process's original environment, which /proc/${process.pid}/environ shows to this user's processes (the commands this server runs included) while it runs: Node ${process.version} cannot start a process again in place (22.15 and later can). Prefer --token-file for the token.\n`)
-    }
-
-    if (flags.token !== undefined) {
-      this.error(`--token is not accepted: every user of this machine can read a process's command line. Put the token in a file only you can read and pass --token-file, or set ${variable}.`, {exit: 2})
-    }
-
-    const given = {...process.env, ...restarted.taken}
-    // Gone from this process's environment either way, so no command started later inherits it.
-    delete process.env[variable]
-    const token = await readToken(flags['token-file'], variable, given).catch((error: unknown) => {
-      if (error instanceof TokenError) this.error(error.message, {exit: 2})
+    let setup: ServeSetup
+    try {
+      setup = await setUpServe(this.config, flags)
+    } catch (error) {
+      if (error instanceof ServeSetupError) this.error(error.message, {exit: error.exit})
       throw error
-    })
-    const oauthOptions = this.oauthOptions(flags)
-    if (oauthOptions && token) this.error(`A bearer token (--token-file or ${variable}) and OAuth (--auth-issuer) cannot be used together: choose one.`, {exit: 2})
-    const bind = checkBind(host, flags['allow-remote'], oauthOptions ? true : token)
-    if (!bind.ok) this.error(bind.message, {exit: 1})
-    let oauth: OAuthGate | undefined
-    if (oauthOptions) {
-      oauth = await openOAuthGate(oauthOptions, this.config.bin).catch((error: Error) => this.error(error.message, {exit: 1}))
     }
 
-    const state = resolveStateUrl(flags.state, restarted.taken[stateVariable] ?? process.env[stateVariable], stateVariable)
-    delete process.env[stateVariable]
-    if ('error' in state) this.error(state.error, {exit: 2})
-    const stateQuota = {
-      perPersonBytes: Math.min(optionValue<number>('state-quota-per-person', flags), flags['state-quota'] ?? Infinity) * MIB,
-      totalBytes: optionValue<number>('state-quota', flags) * MIB,
-    }
-    const prepared = prepareServerFor(this, flags, {remote: flags['allow-remote'], state: state.url, stateQuota})
+    const prepared = prepareServerFor(this, flags, {remote: flags['allow-remote'], state: setup.state, stateQuota: setup.stateQuota})
     await prepared.open().catch(async (error: Error) => {
       await prepared.dispose()
       this.error(error.message, {exit: 1})
@@ -82,38 +46,15 @@ It listens on 127.0.0.1 only, unless --allow-remote is given together with authe
     const serving = await serveOnHttp(prepared.plan, prepared.env, {
       allowedHosts: flags['allowed-host'] ?? [],
       allowedOrigins: flags['allowed-origin'] ?? [],
-      host,
+      host: setup.host,
       maxConnections: flags['max-connections'],
-      oauth,
+      oauth: setup.oauth,
       port: flags.port,
-      token: token || undefined,
+      token: setup.token,
     }).catch((error: NodeJS.ErrnoException) => this.error(`Cannot listen on ${flags.host} port ${flags.port}: ${error.message}`, {exit: 1}))
 
     prepared.startWorkers()
-    const {confirmDestructive, trustHostApproval} = prepared.settings
-    process.stderr.write(
-      [
-        `${this.config.bin} MCP server listening on ${serving.url}`,
-        `Health check: ${serving.healthUrl}`,
-        `Protocol revisions: ${PROTOCOL_REVISIONS.join(', ')}`,
-        ...(token ? ['Clients must send the bearer token.'] : []),
-        ...(oauth
-          ? [
-              `Clients must send an access token of ${oauth.options.issuer} for ${oauth.options.audience.href}: scope ${oauth.options.scopes.write} reaches every command served, ${oauth.options.scopes.read} the read-only ones.`,
-              `Protected resource metadata: ${oauth.metadataUrl}`,
-            ]
-          : []),
-        ...(state.url ? [`State shared through ${shownUrl(state.url)}: idempotency records, jobs and kept outputs, at most ${stateQuota.totalBytes / MIB} MiB in all and ${stateQuota.perPersonBytes / MIB} MiB per person (give Redis room for that and its own overhead).`] : []),
-        ...(confirmDestructive && !trustHostApproval
-          ? [
-              'Warning: --confirm-destructive over HTTP can ask only 2026-07-28 clients that declare elicitation. 2025-era clients (most hosts today) can never be asked here, so their destructive calls are refused; --trust-host-approval lets those hosts\' own approval decide instead.',
-            ]
-          : []),
-        'Press Ctrl-C to stop.',
-        '',
-      ].join('\n'),
-    )
-
+    process.stderr.write(listeningBanner(this.config.bin, serving, setup, prepared.settings))
     await new Promise<void>((resolve) => {
       const stop = async () => {
         process.stderr.write('Stopping: letting calls in flight finish…\n')
@@ -125,16 +66,5 @@ It listens on 127.0.0.1 only, unless --allow-remote is given together with authe
       for (const signal of stopSignals()) process.once(signal, stop)
     })
     return {url: serving.url}
-  }
-
-  /** The OAuth settings from the flags over oclif.mcp.auth; exits 2 saying what is wrong. */
-  private oauthOptions(flags: {'auth-audience'?: string; 'auth-issuer'?: string; 'auth-read-scope'?: string; 'auth-write-scope'?: string}) {
-    try {
-      const author = parseAuthorConfig((this.config.pjson.oclif as {mcp?: unknown}).mcp)
-      return resolveOAuth(author.auth, {audience: flags['auth-audience'], issuer: flags['auth-issuer'], readScope: flags['auth-read-scope'], writeScope: flags['auth-write-scope']})
-    } catch (error) {
-      if (error instanceof OAuthSetupError || error instanceof ConfigError) this.error(error.message, {exit: 2})
-      throw error
-    }
   }
 }

@@ -2,7 +2,7 @@ import type {McpRequestContext} from '@modelcontextprotocol/server'
 
 import {describe, expect, it} from '@jest/globals'
 
-import {toolsFor} from '../../../src/mcp/http/routing.js'
+import {toolsFor} from '../../../src/mcp/http/tool-selection.js'
 
 const listed = new Set(['cli_info', 'tasks_add'])
 
