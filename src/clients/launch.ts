@@ -24,7 +24,7 @@ export type Target = Launch | Remote
 
 export const isRemote = (target: Target): target is Remote => 'url' in target
 
-/** `mcp stdio` and the server flags an entry passes on (settings/flags.ts launchArguments), spelled the way this CLI parses them (a `:` separated CLI needs `mcp:stdio`). */
+/** `mcp stdio` and the server flags an entry passes on (settings/server-options.ts launchArguments), spelled the way this CLI parses them (a `:` separated CLI needs `mcp:stdio`). */
 export function stdioArgs(config: Spelling, flags: readonly string[] = []): string[] {
   return [...ourCommandWords(config, 'stdio'), ...flags]
 }

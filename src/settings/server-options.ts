@@ -7,8 +7,8 @@ import {DEFAULT_STATE_QUOTA} from './state-url.js'
 
 // Every option of the servers, declared once: its flag (and the help group `--help` shows it in), its default, the
 // author's key that sets that default, whether `mcp config` writes it into a client's launch line, and where the docs
-// explain it. The commands' flags (flags.ts), the settings' defaults (settings.ts), the launch line `mcp config`
-// writes and the table in docs/settings.md are all derived from it.
+// explain it. The commands' flags, the settings' defaults (settings.ts), the launch line `mcp config` writes
+// (launchArguments) and the tables in docs/settings.md are all derived from it.
 
 export type OptionGroup = 'Exposure' | 'HTTP' | 'Limits' | 'OAuth' | 'Safety' | 'State'
 
@@ -430,4 +430,25 @@ export function optionsMarkdown(scope: OptionScope): string {
       return `| ${cells.join(' | ')} |`
     })
   return ['| flag | group | what it does | default | author key | in `mcp config`\'s launch line | more |', '| --- | --- | --- | --- | --- | --- | --- |', ...rows].join('\n')
+}
+
+/** What launchArguments needs of a flag's definition. */
+interface FlagDefinition {
+  allowNo?: boolean
+  multiple?: boolean
+  type: string
+}
+
+/**
+ * The flags of a server command a set-up writes into its launch line (`mcp config` passes on the server flags it was
+ * given): only the flags given, each as the server command parses it — `--name value` (once per value of a repeated
+ * flag), `--name` for a boolean set, `--no-name` for one turned off. Paths must already be absolute.
+ */
+export function launchArguments(given: Readonly<Record<string, unknown>>, definitions: Readonly<Record<string, FlagDefinition>>): string[] {
+  return Object.entries(definitions).flatMap(([name, definition]) => {
+    const value = given[name]
+    if (value === undefined) return []
+    if (definition.type === 'boolean') return value ? [`--${name}`] : definition.allowNo ? [`--no-${name}`] : []
+    return (Array.isArray(value) ? value : [value]).flatMap((item) => [`--${name}`, String(item)])
+  })
 }

@@ -4,7 +4,7 @@ import {chmodSync, mkdirSync, symlinkSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 
 import {binOnPath, resolveLaunch, stdioArgs} from '../../src/clients/launch.js'
-import {launchArguments} from '../../src/settings/flags.js'
+import {launchArguments} from '../../src/settings/server-options.js'
 import {ROOT, scratch, TASKBOX_BIN} from '../helpers/taskbox.js'
 
 describe('stdioArgs', () => {

@@ -9,8 +9,7 @@ import {type Launch, type Remote, resolveLaunch} from '../../clients/launch.js'
 import {HostCommand} from '../../host/command.js'
 import {spelled} from '../../host/spelling.js'
 import {planServerFor} from '../../mcp/lifecycle.js'
-import {launchArguments} from '../../settings/flags.js'
-import {serverFlags, TRAVELLING} from '../../settings/server-options.js'
+import {launchArguments, serverFlags, TRAVELLING} from '../../settings/server-options.js'
 
 interface ConfigResult {
   clients: ClientSetup[]

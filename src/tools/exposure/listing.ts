@@ -6,7 +6,8 @@ import type {CommandTool} from '../catalog/registry.js'
 
 import {toJsonSchema} from '../catalog/input-schema.js'
 
-// The one shape of a tools/list entry, and its size in bytes (what projection.ts budgets against).
+// The tools/list byte budget: the one shape of an entry, its size in bytes, and fitting entries into the budget (the
+// projection chooses which commands are candidates, in which order; the plan reserves the built-ins' bytes).
 
 /** What tools/list shows of a tool, a command's or a built-in one. */
 export interface Listable {
@@ -51,4 +52,21 @@ export const LISTING_ENVELOPE_BYTES = Buffer.byteLength(JSON.stringify({tools: [
 export function listingFloor(tool: CommandTool): number {
   const properties = Object.fromEntries(tool.input.params.map((param) => [param.property, {}]))
   return Buffer.byteLength(JSON.stringify(entry(tool, {type: 'object', properties, additionalProperties: false}))) + 1
+}
+
+/** Takes candidates in order while they fit both budgets; one that does not fit is passed over, not a stop. */
+export function fitListing(candidates: readonly CommandTool[], maxTools: number, maxBytes: number): {band: CommandTool[]; bytes: number} {
+  const band: CommandTool[] = []
+  let bytes = 0
+  for (const tool of candidates) {
+    if (band.length >= maxTools) break
+    // Near the end of the budget most candidates cannot fit whatever their schema: skip those without building it.
+    if (bytes + listingFloor(tool) > maxBytes) continue
+    const size = listingBytes(tool)
+    if (bytes + size > maxBytes) continue
+    band.push(tool)
+    bytes += size
+  }
+
+  return {band, bytes}
 }

@@ -3,7 +3,7 @@ import type {CommandTool, Registry, SkipKind} from '../catalog/registry.js'
 
 import {ConfigError, type Profile} from '../../settings/author-config.js'
 import {idOrTopicPattern} from '../../settings/id-globs.js'
-import {listingBytes, listingFloor} from './listing.js'
+import {fitListing, listingBytes} from './listing.js'
 import {closeMatches} from './suggest.js'
 
 // Which commands the server offers, and how: the capability boundary (what no caller may reach), the typed band (the
@@ -116,24 +116,7 @@ const FIRST_LOADED = {bytes: 12 * 1024, tools: 8}
  * own search, find_commands and run_command, which load up front too (host-meta.ts).
  */
 export function firstLoaded(projection: Pick<Projection, 'band'>): Set<CommandTool> {
-  return new Set(fit(defaultOrder(projection.band), FIRST_LOADED.tools, FIRST_LOADED.bytes).band)
-}
-
-/** Takes candidates in order while they fit both budgets; one that does not fit is passed over, not a stop. */
-function fit(candidates: readonly CommandTool[], maxTools: number, maxBytes: number): {band: CommandTool[]; bytes: number} {
-  const band: CommandTool[] = []
-  let bytes = 0
-  for (const tool of candidates) {
-    if (band.length >= maxTools) break
-    // Near the end of the budget most candidates cannot fit whatever their schema: skip those without building it.
-    if (bytes + listingFloor(tool) > maxBytes) continue
-    const size = listingBytes(tool)
-    if (bytes + size > maxBytes) continue
-    band.push(tool)
-    bytes += size
-  }
-
-  return {band, bytes}
+  return new Set(fitListing(defaultOrder(projection.band), FIRST_LOADED.tools, FIRST_LOADED.bytes).band)
 }
 
 /**
@@ -177,7 +160,7 @@ export function project(registry: Registry, settings: Settings, reserved: () => 
     let fitted: {band: readonly CommandTool[]; bytes: number}
     if (selector) {
       const selected = globMatcher(selector)
-      fitted = fit(
+      fitted = fitListing(
         boundary.filter((t) => selected(t.id)),
         maxTools,
         maxBytes,
@@ -187,7 +170,7 @@ export function project(registry: Registry, settings: Settings, reserved: () => 
       fitted = {band: boundary, bytes: allBytes}
       bandSource = 'all commands fit'
     } else {
-      fitted = fit(defaultOrder(boundary), maxTools, maxBytes)
+      fitted = fitListing(defaultOrder(boundary), maxTools, maxBytes)
       bandSource = 'default selection'
     }
 
