@@ -59,15 +59,16 @@ const allText = (result: Result) => result.content.map((block) => block.text ?? 
 
 beforeAll(async () => {
   redis = await startRedis()
-  a = await replica('a', redis.url)
-  b = await replica('b', redis.url)
-  c = await replica('c', redis.url, ['--foreground', '1'])
+  // Started side by side; each is kept as it comes up, so that afterAll stops those that did.
+  await Promise.all([
+    replica('a', redis.url).then((started) => (a = started)),
+    replica('b', redis.url).then((started) => (b = started)),
+    replica('c', redis.url, ['--foreground', '1']).then((started) => (c = started)),
+  ])
 }, 120_000)
 
 afterAll(async () => {
-  await a?.close()
-  await b?.close()
-  await c?.close()
+  await Promise.all([a?.close(), b?.close(), c?.close()])
   await redis?.stop()
   killPids(tags.flatMap((tag) => processesMatching(tag).map((row) => row.pid)))
   space.cleanup()
