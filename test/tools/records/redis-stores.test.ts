@@ -62,8 +62,14 @@ describe('the Redis store as the idempotency store', () => {
     const k = key()
     // A replica that claimed the key and died: its claim is there, its lease is not (removed by hand here).
     let release!: (execution: Execution) => void
-    const stuck = a.run('deploy', k, {}, () => new Promise<Execution>((resolve) => (release = resolve)))
-    await new Promise((resolve) => setTimeout(resolve, 200))
+    // The command is called once the key is claimed (and its lease set): the lease is removed after that, not after a pause.
+    let claimed!: () => void
+    const running = new Promise<void>((resolve) => (claimed = resolve))
+    const stuck = a.run('deploy', k, {}, () => {
+      claimed()
+      return new Promise<Execution>((resolve) => (release = resolve))
+    })
+    await running
     const raw = createClient({url: redis.url})
     await raw.connect()
     try {
