@@ -14,7 +14,10 @@ export function describeCommandTool({config, listingOf, projection}: BuiltinScop
       const tool = findExecutable(projection, name)
       if (!tool) return errorResult(unknownCommandMessage(projection, name))
       const listed = listingOf(context.host).commands
-      const data = commandDetails(tool, config, listed)
+      // Only the flags its tool takes: the server passes --json itself, and a withheld or omitted flag cannot be given.
+      const takes = new Set(tool.input.params.flatMap((param) => (param.kind === 'flag' ? [param.name] : [])))
+      const details = commandDetails(tool, config, listed)
+      const data = {...details, flags: details.flags.filter((flag) => takes.has(flag.name))}
       const how = listed.has(tool) ? `call the tool ${tool.name}` : 'run it with run_command, passing this definitionHash'
       return jsonResult(`${config.bin} ${tool.displayId}: ${how}`, data)
     },

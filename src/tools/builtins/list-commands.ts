@@ -9,7 +9,7 @@ export function listCommandsTool({config, listingOf, projection}: BuiltinScope):
     description: `List the ${config.bin} commands: id, tool name, summary, annotations. Filter by topic or words.`,
     handler(input, context) {
       const listed = listingOf(context.host).commands
-      const topic = typeof input.topic === 'string' ? input.topic.trim().replaceAll(' ', ':') : undefined
+      const topic = typeof input.topic === 'string' ? input.topic.trim().replaceAll(/\s+/g, ':') : undefined
       const words = typeof input.query === 'string' ? input.query.toLowerCase().split(/\s+/).filter(Boolean) : []
       const found = commands
         .filter((t) => !topic || t.id === topic || t.id.startsWith(`${topic}:`))

@@ -211,7 +211,6 @@ export function project(registry: Registry, settings: Settings, reserved: () => 
   }
 }
 
-/** A command inside the capability boundary, by id (`apps:create` or `apps create`) or tool name. */
 /**
  * Whether what a run left (a job, a kept output) may be seen by a request: one that may only read (--read-only, an
  * OAuth read scope) sees only runs of read-only commands, as if the others did not exist; every other request all.
@@ -220,11 +219,15 @@ export function visibleRun(boundary: Boundary, readOnly: boolean, command: strin
   return !readOnly || (command !== undefined && findExecutable(boundary, command)?.hints.readOnlyHint === true)
 }
 
+/** A command inside the capability boundary, by id (`apps:create` or `apps create`), tool name or alias. */
 export function findExecutable(projection: Boundary, name: string): CommandTool | undefined {
   const wanted = name.trim()
-  const byId = projection.executable.get(wanted.replaceAll(/\s+/g, ':'))
+  const id = wanted.replaceAll(/\s+/g, ':')
+  const byId = projection.executable.get(id)
   if (byId) return byId
   for (const tool of projection.executable.values()) if (tool.name === wanted) return tool
+  // An alias, as describe_command reports it (`tasks rm`) or with colons.
+  for (const tool of projection.executable.values()) if (tool.command.aliases?.some((alias) => alias.replaceAll(/\s+/g, ':') === id)) return tool
   return undefined
 }
 

@@ -70,7 +70,19 @@ describe('describe_command', () => {
     const tool = describeCommandTool(scopeOf(plan))
     const expected = dataOf(await callBuiltin(tool, {command: 'tasks add'}))
     for (const command of ['tasks:add', 'tasks_add', '  tasks   add ']) expect(dataOf(await callBuiltin(tool, {command}))).toEqual(expected)
-    expect(dataOf(await callBuiltin(tool, {command: 'tasks remove'})).aliases).toEqual(['tasks rm'])
+    const remove = dataOf(await callBuiltin(tool, {command: 'tasks remove'}))
+    expect(remove.aliases).toEqual(['tasks rm'])
+    // An alias it reports finds the command too, spelled either way.
+    for (const command of ['tasks rm', 'tasks:rm']) expect(dataOf(await callBuiltin(tool, {command}))).toEqual(remove)
+  })
+
+  it("lists only the flags its tool takes: --json, which the server passes itself, is not one", async () => {
+    const data = dataOf(await callBuiltin(describeCommandTool(scopeOf(plan)), {command: 'tasks list'}))
+    const flags = (data.flags as {name: string}[]).map((flag) => flag.name)
+    const properties = Object.keys((data.inputSchema as {properties: Record<string, unknown>}).properties)
+    expect(flags).not.toContain('json')
+    expect(flags.length).toBeGreaterThan(0)
+    expect(flags.filter((flag) => !properties.includes(flag))).toEqual([])
   })
 
   it('says to use run_command, with the hash, for a command the host does not list', async () => {

@@ -68,6 +68,7 @@ describe('list_commands', () => {
     expect(ids(await callBuiltin(tool, {topic: ' report '}))).toEqual(['report weekly'])
     expect(ids(await callBuiltin(tool, {topic: 'tasks add'}))).toEqual(['tasks add'])
     expect(ids(await callBuiltin(tool, {topic: 'tasks:add'}))).toEqual(['tasks add'])
+    expect(ids(await callBuiltin(tool, {topic: 'tasks  add'}))).toEqual(['tasks add'])
     // A topic is a whole word of the id, not its beginning.
     const partial = await callBuiltin(tool, {topic: 'task'})
     expect(ids(partial)).toEqual([])
