@@ -133,9 +133,13 @@ describe('mcp serve under unfinished and oversized bodies', () => {
   })
 
   it('answers a chunked body that grows past 4 MiB with 413, readable, and closes', async () => {
+    // 64 MiB at most, far past the 4 MiB limit: a body without end would be pulled on, and held in this process, for
+    // as long as the client has not seen the answer (a loaded machine took minutes and gigabytes).
+    let chunks = 0
     const response = await fetch(server.url, {
       body: new ReadableStream({
         pull(controller) {
+          if (++chunks > 64) return controller.close()
           controller.enqueue(new Uint8Array(1024 * 1024).fill(0x20))
         },
       }),
@@ -167,7 +171,8 @@ describe('mcp serve --max-connections', () => {
       expect(await eventually(() => closed)).toBe(true)
       // Once it has seen the others end, it takes a new one.
       for (const socket of held) socket.destroy()
-      const listed = async () => (await post(capped.url, {id: 1, jsonrpc: '2.0', method: 'tools/list'}).catch(() => undefined))?.status === 200
+      // Each try gives up after 5 s: a connection the server has not taken yet must not hold the test.
+      const listed = async () => (await post(capped.url, {id: 1, jsonrpc: '2.0', method: 'tools/list'}, {signal: AbortSignal.timeout(5000)}).catch(() => undefined))?.status === 200
       expect(await eventually(listed, 30_000, 200)).toBe(true)
     } finally {
       expect(await capped.stop()).toBe(0)

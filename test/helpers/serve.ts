@@ -88,7 +88,7 @@ export const MODERN_META = {
 }
 
 /** POST one JSON-RPC message; `modern` adds the 2026-07-28 headers and `_meta` envelope. */
-export async function post(url: string, message: Record<string, unknown>, options: {headers?: Record<string, string>; modern?: boolean} = {}) {
+export async function post(url: string, message: Record<string, unknown>, options: {headers?: Record<string, string>; modern?: boolean; signal?: AbortSignal} = {}) {
   const params = (message.params ?? {}) as Record<string, unknown>
   const body = options.modern ? {...message, params: {...params, _meta: {...MODERN_META, ...(params._meta as object)}}} : message
   const headers: Record<string, string> = {...JSON_HEADERS}
@@ -98,7 +98,7 @@ export async function post(url: string, message: Record<string, unknown>, option
     if (typeof params.name === 'string') headers['Mcp-Name'] = params.name
   }
 
-  const response = await fetch(url, {body: JSON.stringify(body), headers: {...headers, ...options.headers}, method: 'POST'})
+  const response = await fetch(url, {body: JSON.stringify(body), headers: {...headers, ...options.headers}, method: 'POST', signal: options.signal})
   const text = await response.text()
   const type = response.headers.get('content-type') ?? ''
   const json = type.includes('event-stream') ? JSON.parse(text.split('\n').filter((l) => l.startsWith('data: ')).at(-1)!.slice(6)) : text ? JSON.parse(text) : undefined
