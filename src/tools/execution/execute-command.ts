@@ -160,7 +160,7 @@ export async function executeCommand(tool: CommandTool, input: Record<string, un
     const ran: Ran = {cwd: workdir.dir, durationMs: first.durationMs, exitCode: first.exitCode ?? null, ran: !first.spawnError, result}
     if (!overBudget(result, how.budget)) return ran
     const id = newOutputId()
-    env.outputs.keep(finishedOutput(id, commandLine, streams, {command: tool.displayId, principal: how.principal}), {share: true})
+    await env.outputs.keep(finishedOutput(id, commandLine, streams, {command: tool.displayId, principal: how.principal}), {share: true})
     const size = {stderr: streams.stderr.length, stdout: streams.stdout.length}
     // An output larger than what the store may hold is not kept: the result then names no call that cannot answer.
     const kept = env.outputs.get(id) ? {id, links: links(id), size} : undefined

@@ -103,13 +103,15 @@ export class OutputStore {
   /**
    * Keeps `output` (replacing one of the same id, as a finished job's fixed output replaces its live one); `share`
    * also writes a finished one to the shared store (a failure there is said on stderr: this process still has it).
+   * Settles once that write has (it never rejects): a result naming the output is answered after it, so another
+   * replica asked for it next finds it.
    */
-  keep(output: KeptOutput, {share = false} = {}): void {
+  keep(output: KeptOutput, {share = false} = {}): Promise<void> {
     this.outputs.delete(output.id)
     // Larger than a bound on its own: not kept, and nothing else goes to make room for it.
     if (!output.live && output.size > (output.principal === undefined ? this.maxChars : this.perPersonChars)) {
       for (const listener of this.dropped) listener(output)
-      return
+      return Promise.resolve()
     }
 
     this.outputs.set(output.id, output)
@@ -117,12 +119,14 @@ export class OutputStore {
     if (share && this.shared && !output.live && this.outputs.has(output.id)) {
       const streams = {stderr: output.text('stderr'), stdout: output.text('stdout')}
       const {shown} = this.shared
-      this.shared.keepOutput(output.id, output.commandLine, streams, output.principal, output.command).then((kept) => {
+      return this.shared.keepOutput(output.id, output.commandLine, streams, output.principal, output.command).then((kept) => {
         if (!kept) process.stderr.write(`[mcp] output ${output.id} is not kept in ${shown} (its quota is reached): only this replica can read it.\n`)
       }, (error: unknown) => {
         process.stderr.write(`[mcp] could not keep output ${output.id} in ${this.shared!.shown}: ${error instanceof Error ? error.message : String(error)}\n`)
       })
     }
+
+    return Promise.resolve()
   }
 
   /** Calls `listener` with each output the bounds push out (a job's table forgets the result it held with it). */
