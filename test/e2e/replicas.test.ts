@@ -147,6 +147,8 @@ describe('two replicas on one Redis', () => {
     let offset: null | number = 0
     while (offset !== null) {
       const page = await b.call('read_output', {offset, output: id})
+      // Readable at once: A answers only once the output is in the shared store.
+      expect([page.isError, page.structuredContent!.code]).toEqual([undefined, undefined])
       whole += page.structuredContent!.text
       offset = page.structuredContent!.nextOffset
     }
