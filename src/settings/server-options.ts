@@ -36,6 +36,14 @@ interface OptionSpec {
 
 const MIB = 1024 * 1024
 
+/**
+ * Hosts prefix tool names with the server name (`mcp__<server>__`); keeping ours this short leaves them room under the
+ * 64-character limit. A plugin's longer prefix (`mcp__plugin_<plugin>_<server>__`) asks for less (`--max-tool-name`).
+ */
+export const MAX_TOOL_NAME = 45
+/** The shortest cap: room for the longest built-in name (`describe_capabilities`) and a hashed command name. */
+export const MIN_TOOL_NAME = 24
+
 /** Connections the HTTP server holds open at once by default. */
 export const DEFAULT_MAX_CONNECTIONS = 128
 
@@ -174,6 +182,15 @@ export const SERVER_OPTIONS = {
     group: 'Limits',
     help: 'About how many tokens a result may hold for the model; longer output is cut to its head and tail, and the whole stays readable.',
     more: 'calls.md#long-commands-and-big-outputs',
+    scope: 'server',
+    travels: true,
+  }),
+  'max-tool-name': option({
+    default: MAX_TOOL_NAME,
+    flag: (common) => Flags.integer({...common, max: MAX_TOOL_NAME, min: MIN_TOOL_NAME}),
+    group: 'Exposure',
+    help: "The longest name a command's tool may have (a longer one is cut and given a short hash): what the host's prefix (mcp__<server>__, mcp__plugin_<plugin>_<server>__) leaves of its 64 characters. mcp pack sets it for a plugin's longer prefix.",
+    more: 'tools.md#tool-names',
     scope: 'server',
     travels: true,
   }),

@@ -18,6 +18,8 @@ export interface ProjectionOptions {
   exclude: string[]
   exposure: ExposureChoice
   maxBytes: number
+  /** The longest name a command's tool gets (tools/catalog/tool-names.ts). */
+  maxToolName: number
   maxTools: number
   profile?: string
   readOnly: boolean
@@ -111,6 +113,7 @@ export function resolveSettings(author: AuthorConfig, flags: ServerFlags, backgr
       exclude: flags.exclude ?? [],
       exposure: value('exposure'),
       maxBytes: value('max-bytes'),
+      maxToolName: value('max-tool-name'),
       maxTools: value('max-tools'),
       profile: flags.profile,
       readOnly: value('read-only'),

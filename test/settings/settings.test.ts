@@ -34,7 +34,7 @@ describe('resolveSettings', () => {
       maxOutputBytes,
       maxQueue: DEFAULT_MAX_QUEUE,
       maxResultTokens: DEFAULT_MAX_RESULT_TOKENS,
-      projection: {exclude: [], exposure: 'auto', maxBytes: 32 * 1024, maxTools: 40, profile: undefined, readOnly: false, tools: undefined},
+      projection: {exclude: [], exposure: 'auto', maxBytes: 32 * 1024, maxToolName: 45, maxTools: 40, profile: undefined, readOnly: false, tools: undefined},
       timeoutMs,
       trustHostApproval: false,
       workers: 1,

@@ -224,6 +224,7 @@ export function buildRegistry(config: Config, settings: Settings): Registry {
   const names = assignToolNames(
     built.map((t) => t.id),
     new Set(BUILTIN_TOOL_NAMES),
+    settings.projection.maxToolName,
   )
   const tools = built.map((tool): CommandTool => ({...tool, name: names.get(tool.id)!}))
 
