@@ -11,6 +11,7 @@
  *   clients                             host client configs (JSON, JSONC, TOML, YAML edited in place)
  *   skill                               the Agent Skill: written from the catalog, installed where a client reads it
  *   cli                                 what the oclif commands show and ask at a terminal (mcp tools, mcp call)
+ *   pack                                each host's package of the CLI (plugins, extension, bundle, registry entry)
  *   ← commands (and hooks)              the oclif commands; the init hook
  *
  * A module may import from its own folder and from the folders above it, never from below; any may import
@@ -40,7 +41,8 @@ module.exports = {
     allow('^src/clients/', '^src/(clients|settings|host)/'),
     allow('^src/skill/', '^src/(skill|clients|tools/(catalog|exposure)|settings|host)/'),
     allow('^src/cli/', '^src/(cli|mcp|tools/(catalog|exposure)|settings|host)/'),
-    allow('^src/commands/', '^src/(cli|skill|mcp|clients|settings|host)/'),
+    allow('^src/pack/', '^src/(pack|skill|mcp|clients|tools/(catalog|exposure)|settings|host)/'),
+    allow('^src/commands/', '^src/(cli|pack|skill|mcp|clients|settings|host)/'),
     allow('^src/hooks/', '^src/host/'),
   ],
   allowedSeverity: 'error',

@@ -1,0 +1,54 @@
+import {MAX_TOOL_NAME, MIN_TOOL_NAME} from '../tools/catalog/tool-names.js'
+
+// The names a package goes by in each host, and what they leave of a tool name. Hosts put the server (and a plugin)
+// in front of every tool name, and the whole name must stay within 64 characters (the Anthropic and OpenAI APIs refuse
+// longer ones): Claude Code names a plugin's tool `mcp__plugin_<plugin>_<server>__<tool>`, Codex, Cursor and Claude
+// Desktop `mcp__<server>__<tool>`, Gemini CLI `mcp_<server>_<tool>`.
+
+/** The hosts a package is made for. */
+export const PACK_HOSTS = ['claude-code', 'codex', 'gemini', 'cursor', 'claude-desktop'] as const
+export type PackHost = (typeof PACK_HOSTS)[number]
+
+export const TOOL_NAME_LIMIT = 64
+
+/** Every host turns a character outside `[A-Za-z0-9_-]` in a name into `_`. */
+const hostSafe = (name: string) => name.replaceAll(/[^A-Za-z0-9_-]/g, '_')
+
+/** The prefix each host puts in front of a tool of the server `server`, installed as the plugin `plugin`. */
+export const TOOL_PREFIX: Record<PackHost, (plugin: string, server: string) => string> = {
+  'claude-code': (plugin, server) => `mcp__plugin_${hostSafe(plugin)}_${hostSafe(server)}__`,
+  'claude-desktop': (_plugin, server) => `mcp__${hostSafe(server)}__`,
+  codex: (_plugin, server) => `mcp__${hostSafe(server)}__`,
+  cursor: (_plugin, server) => `mcp__${hostSafe(server)}__`,
+  gemini: (_plugin, server) => `mcp_${hostSafe(server)}_`,
+}
+
+/** A plugin name every host takes: lowercase letters, digits and single hyphens (Gemini CLI and Cursor allow no `_`). */
+export const PLUGIN_NAME = /^[a-z0-9](?:[a-z0-9]|-(?!-))*[a-z0-9]$|^[a-z0-9]$/
+
+/** The bin as a plugin name: `@acme/my_cli` → `acme-my-cli`. */
+export function pluginNameOf(bin: string): string {
+  return (
+    bin
+      .toLowerCase()
+      .replaceAll(/[^a-z0-9]+/g, '-')
+      .replaceAll(/^-+|-+$/g, '')
+      .slice(0, 48)
+      .replace(/-+$/, '') || 'cli'
+  )
+}
+
+export function checkPluginName(name: string): string | undefined {
+  if (!PLUGIN_NAME.test(name) || name.length > 48)
+    return `"${name}" cannot name a plugin in every host: use lowercase letters, digits and single hyphens, at most 48 characters (Gemini CLI and Cursor take no "_" or ".").`
+  return undefined
+}
+
+/**
+ * The longest tool name that fits behind the host's prefix: the server's own cap (45) unless the prefix leaves less.
+ * Undefined when it leaves less than the shortest cap the server takes (the message says what to shorten).
+ */
+export function toolNameCap(host: PackHost, plugin: string, server: string): number | undefined {
+  const room = TOOL_NAME_LIMIT - TOOL_PREFIX[host](plugin, server).length
+  return room < MIN_TOOL_NAME ? undefined : Math.min(MAX_TOOL_NAME, room)
+}
