@@ -37,6 +37,11 @@ export type CodexTurnOptions = {
   /** More `-c` overrides, by dotted key, each value in TOML (`{model: '"gpt-6.2-sol"'}`); they win over the helper's. */
   extraConfig?: Record<string, string>
   project: string
+  /**
+   * Make every enabled server required (the default). A plugin's server cannot be: `-c mcp_servers.<name>…` names a
+   * server of config.toml, and one the plugin brings is not there ("invalid transport").
+   */
+  requireServers?: boolean
 }
 
 /**
@@ -44,7 +49,7 @@ export type CodexTurnOptions = {
  * call without asking (approval policy "never" alone refuses a tool that is not read-only), and is killed, with
  * everything it started, however the turn ends.
  */
-export async function codexTurn(prompt: string, script: ScriptedCall[], {env, extraConfig = {}, project}: CodexTurnOptions): Promise<CodexTurn> {
+export async function codexTurn(prompt: string, script: ScriptedCall[], {env, extraConfig = {}, project, requireServers = true}: CodexTurnOptions): Promise<CodexTurn> {
   const codexEnv = {CODEX_HOME: join(env.HOME, '.codex'), ...env, CODEX_STAND_IN_KEY: 'offline'}
   // Codex starts MCP servers alongside the turn and waits for them only a short grace: a server still starting is
   // missing from the first request. A required server is waited for (or fails the run), so each is made required.
@@ -57,7 +62,7 @@ export async function codexTurn(prompt: string, script: ScriptedCall[], {env, ex
     model_provider: '"stand-in"',
     // No retries: a request the stand-in cannot answer fails the turn at once instead of being sent again.
     'model_providers.stand-in': `{name = "stand-in", base_url = "${model.url}/v1", wire_api = "responses", env_key = "CODEX_STAND_IN_KEY", request_max_retries = 0, stream_max_retries = 0}`,
-    ...Object.fromEntries(servers.map((name) => [`mcp_servers.${name}.required`, 'true'])),
+    ...(requireServers ? Object.fromEntries(servers.map((name) => [`mcp_servers.${name}.required`, 'true'])) : {}),
     ...extraConfig,
   }
   const args = ['exec', '--json', '--skip-git-repo-check', '--dangerously-bypass-approvals-and-sandbox', ...Object.entries(config).flatMap(([key, value]) => ['-c', `${key}=${value}`]), prompt]

@@ -26,10 +26,16 @@ const MIN_WRAPPED_LENGTH = 8
 const MAX_COLUMNS = 64
 export const REDACTED = '[REDACTED]'
 
+/**
+ * Variables the shell keeps that read like secrets and are not: PWD and OLDPWD are directories (the "pwd" of a
+ * password among secret words), and a host that sets PWD to the project would otherwise see every path in it blanked.
+ */
+const SHELL_DIRECTORIES = new Set(['OLDPWD', 'PWD'])
+
 /** Values of the environment's secret-named variables. */
 export function secretEnvValues(env: Readonly<Record<string, string | undefined>>): string[] {
   return Object.entries(env)
-    .filter(([name, value]) => value !== undefined && isSecretName(name))
+    .filter(([name, value]) => value !== undefined && isSecretName(name) && !SHELL_DIRECTORIES.has(name.toUpperCase()))
     .map(([, value]) => value!)
 }
 

@@ -157,6 +157,10 @@ describe('secretEnvValues', () => {
   it('takes the values of secret-named variables only', () => {
     expect(secretEnvValues({GITHUB_TOKEN: 'ghp_x', HOME: '/root', MY_API_KEY: 'k-1', PATH: '/bin', UNSET_TOKEN: undefined}).sort()).toEqual(['ghp_x', 'k-1'])
   })
+  it('keeps the directories the shell names PWD and OLDPWD (a host may set them to the project)', () => {
+    expect(secretEnvValues({MY_PWD_SECRET: 's-1', OLDPWD: '/srv/old', PWD: '/srv/app'})).toEqual(['s-1'])
+  })
+
 })
 
 describe('redactSecretFields: credentials a command prints from its own store', () => {
