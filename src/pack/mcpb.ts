@@ -54,7 +54,9 @@ export function planBundle(plan: PackPlan, kind: BundleKind): Bundle {
   let server: Record<string, unknown>
   if (kind === 'carry') {
     carried = carryCli(config)
-    const script = [SERVER_FOLDER, ...relative(carried.root, hostBinScript(config)).split(sep)].join('/')
+    const inBundle = relative(config.root, hostBinScript(config)).split(sep).join('/')
+    if (!carried.files.some((file) => file.to === inBundle)) throw new PackError(`Cannot carry ${config.bin} in the bundle: its bin script ${inBundle} is not among the files its package publishes.`)
+    const script = `${SERVER_FOLDER}/${inBundle}`
     server = {entry_point: script, mcp_config: {args: [`\${__dirname}/${script}`, ...desktop.launch.args], command: 'node', env}, type: 'node'}
   } else {
     server = {entry_point: desktop.launch.command, mcp_config: {args: desktop.launch.args, command: desktop.launch.command, env}, type: 'binary'}
