@@ -85,7 +85,7 @@ function locationNames(plan: PackPlan): string[] {
  */
 export function claudeCodePlugin(plan: PackPlan): Files {
   const {facts} = plan
-  const {launch} = pack(plan, 'claude-code')
+  const {launch, server} = pack(plan, 'claude-code')
   const manifest = defined({
     name: plan.name,
     displayName: plan.title,
@@ -106,7 +106,7 @@ export function claudeCodePlugin(plan: PackPlan): Files {
   return new Map([
     ['.claude-plugin/plugin.json', json(manifest)],
     ['.claude-plugin/marketplace.json', json(market)],
-    ['.mcp.json', json({mcpServers: {[plan.name]: {command: launch.command, args: launch.args}}})],
+    ['.mcp.json', json({mcpServers: {[server]: {command: launch.command, args: launch.args}}})],
     ['README.md', folderReadme(plan, 'claude-code')],
     ...skillFiles(plan),
   ])

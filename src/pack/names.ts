@@ -1,3 +1,4 @@
+import {pluginToolPrefix, TOOL_NAME_LIMIT, toolPrefix} from '../settings/agent-hosts.js'
 import {MAX_TOOL_NAME, MIN_TOOL_NAME} from '../tools/catalog/tool-names.js'
 
 // The names a package goes by in each host, and what they leave of a tool name. Hosts put the server (and a plugin)
@@ -9,18 +10,13 @@ import {MAX_TOOL_NAME, MIN_TOOL_NAME} from '../tools/catalog/tool-names.js'
 export const PACK_HOSTS = ['claude-code', 'codex', 'gemini', 'cursor', 'claude-desktop'] as const
 export type PackHost = (typeof PACK_HOSTS)[number]
 
-export const TOOL_NAME_LIMIT = 64
-
-/** Every host turns a character outside `[A-Za-z0-9_-]` in a name into `_`. */
-const hostSafe = (name: string) => name.replaceAll(/[^A-Za-z0-9_-]/g, '_')
-
 /** The prefix each host puts in front of a tool of the server `server`, installed as the plugin `plugin`. */
 export const TOOL_PREFIX: Record<PackHost, (plugin: string, server: string) => string> = {
-  'claude-code': (plugin, server) => `mcp__plugin_${hostSafe(plugin)}_${hostSafe(server)}__`,
-  'claude-desktop': (_plugin, server) => `mcp__${hostSafe(server)}__`,
-  codex: (_plugin, server) => `mcp__${hostSafe(server)}__`,
-  cursor: (_plugin, server) => `mcp__${hostSafe(server)}__`,
-  gemini: (_plugin, server) => `mcp_${hostSafe(server)}_`,
+  'claude-code': (plugin, server) => pluginToolPrefix(plugin, server),
+  'claude-desktop': (_plugin, server) => toolPrefix('claude-desktop', server),
+  codex: (_plugin, server) => toolPrefix('codex', server),
+  cursor: (_plugin, server) => toolPrefix('cursor', server),
+  gemini: (_plugin, server) => toolPrefix('gemini', server),
 }
 
 /** A plugin name every host takes: lowercase letters, digits and single hyphens (Gemini CLI and Cursor allow no `_`). */
@@ -45,10 +41,14 @@ export function checkPluginName(name: string): string | undefined {
 }
 
 /**
- * The longest tool name that fits behind the host's prefix: the server's own cap (45) unless the prefix leaves less.
- * Undefined when it leaves less than the shortest cap the server takes (the message says what to shorten).
+ * The longest tool name that fits behind a prefix: the server's own cap (45) unless the prefix leaves less. Undefined
+ * when it leaves less than the shortest cap the server takes (the caller says what to shorten).
  */
-export function toolNameCap(host: PackHost, plugin: string, server: string): number | undefined {
-  const room = TOOL_NAME_LIMIT - TOOL_PREFIX[host](plugin, server).length
+export function capBehind(prefix: string): number | undefined {
+  const room = TOOL_NAME_LIMIT - prefix.length
   return room < MIN_TOOL_NAME ? undefined : Math.min(MAX_TOOL_NAME, room)
+}
+
+export function toolNameCap(host: PackHost, plugin: string, server: string): number | undefined {
+  return capBehind(TOOL_PREFIX[host](plugin, server))
 }

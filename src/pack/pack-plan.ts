@@ -41,6 +41,23 @@ export interface HostPack {
   plan: ServerPlan
   /** The prefix the host puts in front of each tool name. */
   prefix: string
+  /** The server's name in the host's MCP entry. */
+  server: string
+}
+
+/** The tool names Claude Code leaves a plugin's server, below which the server gets a short name of its own. */
+const ROOMY = 32
+/** The server's name in a plugin of Claude Code whose name is long (it is prefixed `mcp__plugin_<plugin>_cli__`). */
+const SHORT_SERVER = 'cli'
+
+/**
+ * The server's name in the host's entry: the plugin's, but in Claude Code, which puts both in front of each tool name,
+ * a short one when the plugin's name is long (`zapier-platform`: mcp__plugin_zapier-platform_cli__ leaves 31
+ * characters, the name twice only 19). Codex needs the plugin's: it keeps one server of each name across plugins.
+ */
+function serverName(host: PackHost, plugin: string): string {
+  if (host !== 'claude-code') return plugin
+  return (toolNameCap(host, plugin, plugin) ?? 0) >= ROOMY ? plugin : SHORT_SERVER
 }
 
 export interface PackPlan {
@@ -73,12 +90,13 @@ export function planPack({config, credentials = [], flags, hosts, name, passed}:
 
   const base = planFor(MAX_TOOL_NAME)
   const packs = hosts.map((host): HostPack => {
-    const cap = toolNameCap(host, name, name)
-    const prefix = TOOL_PREFIX[host](name, name)
+    const server = serverName(host, name)
+    const cap = toolNameCap(host, name, server)
+    const prefix = TOOL_PREFIX[host](name, server)
     if (cap === undefined)
       throw new PackError(`"${name}" is too long a name for ${AGENT_HOSTS[host].label}: its prefix ${prefix} leaves too little of 64 characters for the tools' names. Give a shorter --name.`)
     const capArgs = cap < MAX_TOOL_NAME ? ['--max-tool-name', String(cap)] : []
-    return {host, launch: {args: stdioArgs(config, [...passed, '--client', host, ...capArgs]), command: config.bin}, maxToolName: cap, plan: planFor(cap), prefix}
+    return {host, launch: {args: stdioArgs(config, [...passed, '--client', host, ...capArgs]), command: config.bin}, maxToolName: cap, plan: planFor(cap), prefix, server}
   })
   const reach: CommandTool[] = [...base.projection.executable.values()]
   return {

@@ -34,7 +34,7 @@ export type FileStatus = 'added' | 'removed' | 'unchanged' | 'updated'
 export interface PackReport {
   bundle?: {bytes: number; file: string; kind: BundleKind; tools: number}
   files: {path: string; status: FileStatus}[]
-  hosts: {folder: string; host: PackHost; longestTool: number; maxToolName: number; prefix: string}[]
+  hosts: {folder: string; host: PackHost; longestTool: number; maxToolName: number; prefix: string; server: string}[]
   out: string
   registry?: {check: PublishCheck; file: string}
   tools: {added: string[]; changed: string[]; removed: string[]; total: number}
@@ -96,7 +96,7 @@ export async function writePack(out: string, plan: PackPlan, options: PackOption
     const files: Files = HOST_FOLDERS[pack.host](plan)
     for (const [path, text] of files) written.set(`${pack.host}/${path}`, put(out, `${pack.host}/${path}`, text))
     const longestTool = Math.max(...pack.plan.callable.map((entry) => entry.tool.name.length))
-    folders.push({folder: join(out, pack.host), host: pack.host, longestTool, maxToolName: pack.maxToolName, prefix: pack.prefix})
+    folders.push({folder: join(out, pack.host), host: pack.host, longestTool, maxToolName: pack.maxToolName, prefix: pack.prefix, server: pack.server})
   }
 
   let bundle: PackReport['bundle']

@@ -198,6 +198,25 @@ export function agentHostOf(clientName: string | undefined, named?: AgentHostId)
   return byInfo ?? (named ? AGENT_HOSTS[named] : UNKNOWN_HOST)
 }
 
+/** The longest tool name the hosts' model APIs take, the host's prefix included. */
+export const TOOL_NAME_LIMIT = 64
+
+/** Every host turns a character outside `[A-Za-z0-9_-]` in a name into `_`. */
+const hostSafe = (name: string) => name.replaceAll(/[^A-Za-z0-9_-]/g, '_')
+
+/**
+ * What a host puts in front of the tool names of the server it knows as `server`: Gemini CLI (and VS Code)
+ * `mcp_<server>_`, Claude Code and Codex (measured) and the others `mcp__<server>__`, the longer form.
+ */
+export function toolPrefix(host: AgentHostId | undefined, server: string): string {
+  return host === 'gemini' || host === 'vscode' ? `mcp_${hostSafe(server)}_` : `mcp__${hostSafe(server)}__`
+}
+
+/** Claude Code's prefix for a server a plugin brings: `mcp__plugin_<plugin>_<server>__`. */
+export function pluginToolPrefix(plugin: string, server: string): string {
+  return `mcp__plugin_${hostSafe(plugin)}_${hostSafe(server)}__`
+}
+
 /** Characters per token assumed: code, logs and JSON run denser than prose (about 3 to 4), so the lower end. */
 export const CHARS_PER_TOKEN = 3
 

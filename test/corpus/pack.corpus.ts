@@ -1,10 +1,11 @@
 // `mcp pack` over the example CLI and every corpus CLI, each package checked by its host's own tool from the npm
-// registry: Claude Code validates the plugin, adds its folder as a marketplace, installs it and connects to its server;
-// Codex adds the marketplace, installs the plugin and lists its server; Gemini CLI validates the extension, installs it,
-// connects and lists its skill; mcpb validates the bundle's manifest and packs it again. Cursor publishes no tool that
-// installs or checks a plugin: its manifest is held to the rules of its published schema here. Every tool a plugin's
-// server lists fits behind that host's prefix in 64 characters. Then, on the example CLI, a tool call through Claude
-// Code and through Codex with the plugin installed, against the loopback stand-in for their model APIs.
+// registry: Claude Code validates the plugin, adds its folder as a marketplace, installs it and connects to its
+// server; Codex adds the marketplace, installs the plugin and lists its server; Gemini CLI validates and installs the
+// extension and connects to its server (and lists the example CLI's skill); mcpb validates the bundle's manifest and
+// packs it again. Cursor publishes no tool that installs or checks a plugin: its manifest is held to the rules of its
+// published schema here. Every tool a plugin's server lists fits behind that host's prefix in 64 characters. Then, on
+// the example CLI, a tool call through Claude Code, Gemini CLI and Codex with the package installed, against the
+// loopback stand-in for their model APIs.
 import {afterAll, beforeAll, describe, expect, it} from '@jest/globals'
 import {Client} from '@modelcontextprotocol/client'
 import {StdioClientTransport} from '@modelcontextprotocol/client/stdio'
@@ -31,7 +32,7 @@ interface Packed {
   env: Record<string, string>
   out: string
   project: string
-  report: {hosts: {host: string; longestTool: number; prefix: string}[]}
+  report: {hosts: {host: string; longestTool: number; prefix: string; server: string}[]}
 }
 
 /**
@@ -103,8 +104,9 @@ for (const cli of [TASKBOX, ...CORPUS]) {
       const installed = await runCli(claude(), ['plugin', 'install', `${name}@${name}-mcp`, '--scope', 'user'], env, project)
       expect([installed.code, installed.stdout]).toEqual([0, expect.stringContaining('Successfully installed')])
       const listed = JSON.parse((await runCli(claude(), ['plugin', 'list', '--json'], env, project)).stdout) as {id: string; mcpServers?: Record<string, {args: string[]}>}[]
-      expect(listed.find((plugin) => plugin.id === `${name}@${name}-mcp`)?.mcpServers?.[name].args).toEqual(expect.arrayContaining(['--client', 'claude-code']))
-      const got = await runCli(claude(), ['mcp', 'get', `plugin:${name}:${name}`], env, project)
+      const {server} = pack.report.hosts.find((entry) => entry.host === 'claude-code')!
+      expect(listed.find((plugin) => plugin.id === `${name}@${name}-mcp`)?.mcpServers?.[server].args).toEqual(expect.arrayContaining(['--client', 'claude-code']))
+      const got = await runCli(claude(), ['mcp', 'get', `plugin:${name}:${server}`], env, project)
       expect(got.stdout).toMatch(/Status: ✔ Connected/)
     })
 
@@ -120,17 +122,20 @@ for (const cli of [TASKBOX, ...CORPUS]) {
       expect(servers.find((server) => server.name === name)?.transport.args).toEqual(expect.arrayContaining(['--client', 'codex']))
     })
 
-    it('is an extension Gemini CLI validates, installs, connects to and reads the skill of', async () => {
+    it('is an extension Gemini CLI validates, installs and connects to', async () => {
       const {env, out, project} = pack
-      expect((await runCli(gemini(), ['extensions', 'validate', join(out, 'gemini')], env, project)).code).toBe(0)
+      const validated = await runCli(gemini(), ['extensions', 'validate', join(out, 'gemini')], env, project)
+      expect([validated.code, validated.stdout + validated.stderr]).toEqual([0, expect.stringContaining('has been successfully validated')])
       const installed = await runCli(gemini(), ['extensions', 'install', join(out, 'gemini'), '--consent', '--skip-settings'], env, project)
-      expect(installed.code).toBe(0)
+      expect([installed.code, installed.stdout + installed.stderr]).toEqual([0, expect.stringContaining('installed successfully and enabled')])
       const name = readJson(join(out, 'gemini/gemini-extension.json')).name as string
       const servers = await runCli(gemini(), ['mcp', 'list'], env, project)
       // Gemini CLI prints the list on stderr.
       expect(servers.stdout + servers.stderr).toMatch(new RegExp(`✓ ${name} \\(from ${name}\\).*Connected`))
-      const skills = await runCli(gemini(), ['skills', 'list'], env, project)
-      expect(skills.stdout + skills.stderr).toContain(`${name} [Enabled]`)
+      if (cli.name === 'taskbox') {
+        const skills = await runCli(gemini(), ['skills', 'list'], env, project)
+        expect(skills.stdout + skills.stderr).toContain(`${name} [Enabled]`)
+      }
     })
 
     it('is a bundle mcpb validates and packs', async () => {
@@ -142,6 +147,19 @@ for (const cli of [TASKBOX, ...CORPUS]) {
       const validated = await runCli(mcpb(), ['validate', join(unpacked, 'manifest.json')], env, project)
       expect([validated.code, validated.stdout]).toEqual([0, expect.stringContaining('Manifest schema validation passes')])
       expect((await runCli(mcpb(), ['pack', unpacked, join(out, '..', 'repacked.mcpb')], env, project)).code).toBe(0)
+      // A bundle that carries the CLI (its author added the plugin) runs from its own files, as Claude Desktop runs it
+      // with its Node: unpacked, the server it starts lists the tools the manifest names.
+      const manifest = readJson(join(unpacked, 'manifest.json'))
+      expect(manifest.server.type).toBe(cli.name !== 'taskbox' && (cli as CorpusCli).add === 'author' ? 'node' : 'binary')
+      if (manifest.server.type === 'node') {
+        const whole = join(out, '..', 'carried')
+        expect((await runCli('unzip', ['-q', '-o', join(out, `${name}.mcpb`), '-d', whole], env, project)).code).toBe(0)
+        const {args} = manifest.server.mcp_config as {args: string[]}
+        const node = nodeOf(cli as CorpusCli)
+        // Nothing of the install is on PATH: the carried copy resolves every module from its own folder.
+        const names = await listedNames({args: args.map((arg) => arg.replace('${__dirname}', whole)), command: node}, {...env, PATH: '/usr/bin:/bin'}, project)
+        expect(names).toEqual(expect.arrayContaining((manifest.tools as {name: string}[]).map((tool) => tool.name)))
+      }
     })
 
     it("is a plugin within Cursor's schema", () => {
@@ -169,13 +187,14 @@ describe('a tool call through an installed plugin', () => {
   let pack: Packed
   beforeAll(async () => {
     pack = await packed(TASKBOX, 'taskbox-turn')
+    // A task list for the calls to read.
+    expect((await runCli(process.execPath, [join(ROOT, 'examples/taskbox/bin/run.js'), 'init'], pack.env, pack.project)).code).toBe(0)
   })
 
   it('Claude Code calls the plugin tool, named with its plugin prefix', async () => {
     const {env, out, project} = pack
     expect((await runCli(claude(), ['plugin', 'marketplace', 'add', join(out, 'claude-code')], env, project)).code).toBe(0)
     expect((await runCli(claude(), ['plugin', 'install', 'taskbox@taskbox-mcp', '--scope', 'user'], env, project)).code).toBe(0)
-    expect((await runCli(process.execPath, [join(ROOT, 'examples/taskbox/bin/run.js'), 'init'], env, project)).code).toBe(0)
     const tool = 'mcp__plugin_taskbox_taskbox__tasks_list'
     const model = await startModelEndpoint([
       {input: {max_results: 1, query: `select:${tool}`}, tool: 'ToolSearch'},
@@ -193,12 +212,29 @@ describe('a tool call through an installed plugin', () => {
     }
   })
 
+  it('Gemini CLI calls the extension tool, named mcp_<server>_<tool>', async () => {
+    const {env, out, project} = pack
+    const installed = await runCli(gemini(), ['extensions', 'install', join(out, 'gemini'), '--consent', '--skip-settings'], env, project)
+    expect(installed.code).toBe(0)
+    // A base URL alone would select Gemini's "gateway" sign-in, which headless mode refuses: the key sign-in is named.
+    writeFileSync(join(env.HOME, '.gemini', 'settings.json'), JSON.stringify({security: {auth: {selectedType: 'gemini-api-key'}}}))
+    const model = await startModelEndpoint([{input: {cwd: project}, tool: 'mcp_taskbox_tasks_list'}])
+    try {
+      // Headless, Gemini CLI offers only tools that need no confirmation: a script that calls one runs in yolo mode.
+      const ran = await runCli(gemini(), ['-p', 'List my tasks.', '-o', 'json', '--approval-mode', 'yolo'], {...env, GEMINI_API_KEY: 'offline', GOOGLE_GEMINI_BASE_URL: model.url}, project)
+      expect(ran.stdout).toContain('"response": "done"')
+      // The command's JSON came back to the model as the result's text.
+      expect(sentText(model)).toMatch(/\\"tasks\\": \[\]/)
+    } finally {
+      await model.close()
+    }
+  })
+
   it('Codex calls the plugin tool in its server namespace', async () => {
     const {env, out, project} = pack
     const codexEnv = codexEnvOf(env)
     expect((await runCli(codexBin(), ['plugin', 'marketplace', 'add', join(out, 'codex')], codexEnv, project)).code).toBe(0)
     expect((await runCli(codexBin(), ['plugin', 'add', 'taskbox@taskbox-mcp'], codexEnv, project)).code).toBe(0)
-    expect((await runCli(process.execPath, [join(ROOT, 'examples/taskbox/bin/run.js'), 'init'], env, project)).code).toBe(0)
     const turn = await codexTurn('List my tasks.', [{input: {cwd: project}, namespace: 'mcp__taskbox', tool: 'tasks_list'}], {env: codexEnv, project, requireServers: false})
     if (turn.code !== 0) throw new Error(`codex exec exited ${turn.code}: ${turn.stderr.slice(-3000)}`)
     const events = turn.stdout.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>)

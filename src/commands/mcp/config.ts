@@ -9,7 +9,9 @@ import {type Launch, type Remote, resolveLaunch} from '../../clients/launch.js'
 import {HostCommand} from '../../host/command.js'
 import {spelled} from '../../host/spelling.js'
 import {planServerFor} from '../../mcp/lifecycle.js'
-import {launchArguments, serverFlags, TRAVELLING} from '../../settings/server-options.js'
+import {capBehind} from '../../pack/names.js'
+import {toolPrefix} from '../../settings/agent-hosts.js'
+import {launchArguments, MAX_TOOL_NAME, serverFlags, TRAVELLING} from '../../settings/server-options.js'
 
 interface ConfigResult {
   clients: ClientSetup[]
@@ -103,7 +105,11 @@ The command is this CLI's executable on PATH when it resolves into this CLI's pa
     // with those variables: hosts that start servers with a filtered environment get them in the entry.
     const locations = locationVariables((n) => this.config.scopedEnvVarKey(n), place.env)
     const clients = (flags.client ? [flags.client] : CLIENT_IDS).map((id) => {
-      const target = remote ? remote(id) : resolveLaunch(this.config, [...passed, '--client', id])
+      // A long server name leaves less of the 64 characters a tool's name may have, the host's prefix included.
+      const cap = capBehind(toolPrefix(id, name))
+      if (cap === undefined) this.error(`--name "${name}" is too long: ${toolPrefix(id, name)} leaves too little of 64 characters for the tools' names. Give a shorter --name.`, {exit: 2})
+      const capArgs = cap < MAX_TOOL_NAME && flags['max-tool-name'] === undefined ? ['--max-tool-name', String(cap)] : []
+      const target = remote ? remote(id) : resolveLaunch(this.config, [...passed, '--client', id, ...capArgs])
       const setup = clientSetup(id, name, target, place, {env, locations})
       return flags['config-path'] ? {...setup, path: resolve(flags['config-path'])} : setup
     })

@@ -111,7 +111,18 @@ describe('mcp config: what each client gets', () => {
     expect(tools.code).toBe(0)
   })
 
+  it("caps tool names for a long server name, so the host's prefix and every name stay within 64 characters", async () => {
+    const found = await report(['--name', 'taskbox-production-1'])
+    const by = Object.fromEntries(found.clients.map((c) => [c.client, c]))
+    // mcp__taskbox-production-1__ is 27 characters (Codex, Claude Code): 37 are left; Gemini's mcp_…_ leaves 39.
+    expect(by.codex.entry.args).toEqual([...LAUNCH, '--client', 'codex', '--max-tool-name', '37'])
+    expect(by.gemini.entry.args).toEqual([...LAUNCH, '--client', 'gemini', '--max-tool-name', '39'])
+    // A short name leaves the server's own 45.
+    expect((await report(['--client', 'codex'])).clients[0].entry.args).toEqual([...LAUNCH, '--client', 'codex'])
+  })
+
   it.each([
+    {args: ['--name', 'taskbox-production-server-number-1'], message: "leaves too little of 64 characters for the tools' names"},
     {args: ['--profile', 'nope'], message: 'No MCP profile named "nope"'},
     {args: ['--name', 'bad name'], message: 'may only contain letters, digits'},
     {args: ['--name', '__proto__'], message: 'a name JavaScript objects reserve'},
