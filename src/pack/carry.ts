@@ -27,7 +27,7 @@ export interface Carried {
 interface Manifest {
   bin?: Record<string, string> | string
   dependencies?: Record<string, string>
-  files?: string[]
+  files?: unknown
   main?: string
   optionalDependencies?: Record<string, string>
   peerDependencies?: Record<string, string>
@@ -92,7 +92,7 @@ function packageFiles(dir: string): string[] {
   const always = [main, ...(typeof bin === 'string' ? [bin] : Object.values(bin ?? {}))].filter((entry): entry is string => typeof entry === 'string').map(relativeEntry)
   // `main` may name a file without its extension (`"main": "index"`).
   const mains = always.flatMap((entry) => [entry, `${entry}.js`, `${entry}.cjs`, `${entry}.mjs`, `${entry}/index.js`])
-  const patterns = files && files.length > 0 ? ['package.json', 'README*', 'LICEN[CS]E*', ...mains, ...files.flatMap((entry) => [relativeEntry(entry), `${relativeEntry(entry)}/**`])] : ['**']
+  const patterns = Array.isArray(files) && files.length > 0 ? ['package.json', 'README*', 'LICEN[CS]E*', ...mains, ...files.filter((entry): entry is string => typeof entry === 'string').flatMap((entry) => [relativeEntry(entry), `${relativeEntry(entry)}/**`])] : ['**']
   return fg.sync(patterns.filter((pattern) => pattern !== '' && !pattern.startsWith('/')), {cwd: dir, dot: true, followSymbolicLinks: true, ignore: LEFT_OUT, onlyFiles: true, suppressErrors: true, unique: true})
 }
 

@@ -18,7 +18,8 @@ import {codexBin, codexTurn} from './codex-turn.js'
 import {sentText, startModelEndpoint} from './model-endpoint.js'
 
 const space = realpathSync(mkdtempSync(join(tmpdir(), 'mcp-pack-corpus-')))
-afterAll(() => rmSync(space, {force: true, recursive: true}))
+// A host killed at the end of a turn may still be writing in its HOME as the folder goes: rm tries again then.
+afterAll(() => rmSync(space, {force: true, maxRetries: 5, recursive: true}))
 
 const claude = () => join(installDir('claude-code'), 'node_modules/.bin/claude')
 const gemini = () => join(installDir('gemini-cli'), 'node_modules/.bin/gemini')
