@@ -51,7 +51,7 @@ describe('mcp tools', () => {
     expect(totals.toolsListed).toBe(totals.builtinTools + totals.commandTools)
     expect(totals.reachableCommands).toBe(totals.commandTools + totals.gatewayCommands)
     expect(totals.reachableCommands).toBe(found.commands.length)
-    expect(totals).toMatchObject({commandTools: 10, gatewayCommands: 0, notListed: {hidden: 1, 'the MCP server itself': 7}, reachableCommands: 10})
+    expect(totals).toMatchObject({commandTools: 10, gatewayCommands: 0, notListed: {hidden: 1, 'the MCP server itself': 8}, reachableCommands: 10})
     expect(found.tools.find((t) => t.name === 'tasks_remove')).toEqual({
       annotations: {destructiveHint: true, idempotentHint: false, openWorldHint: true, readOnlyHint: false},
       command: 'tasks remove',
@@ -90,7 +90,7 @@ describe('mcp tools', () => {
     expect(ran.stdout).toMatch(/^Tools listed: +13 \(11 built-in, 2 command tools\)$/m)
     expect(ran.stdout).toMatch(/^Typed band: +\d+ bytes \(limits: 2 tools, 32768 bytes; default selection\)$/m)
     expect(ran.stdout).toMatch(/^Reachable commands: +10 \(2 listed, 8 through run_command\)$/m)
-    expect(ran.stdout).toMatch(/^Not reachable: +hidden: 1, the MCP server itself: 7$/m)
+    expect(ran.stdout).toMatch(/^Not reachable: +hidden: 1, the MCP server itself: 8$/m)
   })
 
   it('fails with the message of a bad flag value or an unknown profile', async () => {

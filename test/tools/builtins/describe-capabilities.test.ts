@@ -15,7 +15,7 @@ import {accepts, callBuiltin, dataOf, fencedOf, loadTaskbox, scopeOf, taskboxPla
 const BUILTINS = ['describe_capabilities', 'cli_info', 'list_commands', 'describe_command', 'find_commands', 'run_command', 'job_status', 'cancel_job', 'read_output', 'search_docs', 'read_doc']
 const COMMANDS = ['init', 'report:weekly', 'status', 'sync', 'tasks:add', 'tasks:clear', 'tasks:done', 'tasks:list', 'tasks:remove', 'tasks:show']
 const WRITING = ['init', 'sync', 'tasks:add', 'tasks:clear', 'tasks:done', 'tasks:remove']
-const OWN = ['mcp', 'mcp:call', 'mcp:config', 'mcp:serve', 'mcp:skill', 'mcp:stdio', 'mcp:tools'].map((command) => ({command, reason: 'the MCP server itself'}))
+const OWN = ['mcp', 'mcp:call', 'mcp:config', 'mcp:pack', 'mcp:serve', 'mcp:skill', 'mcp:stdio', 'mcp:tools'].map((command) => ({command, reason: 'the MCP server itself'}))
 const toolName = (id: string) => id.replaceAll(':', '_')
 
 let config: Config
