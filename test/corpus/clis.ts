@@ -324,14 +324,14 @@ function isSymlink(path: string): boolean {
   }
 }
 
-/** Runs a CLI to completion (killed after two minutes) and returns what it printed. */
-export function runCli(command: string, args: string[], env: Record<string, string>, cwd: string): Promise<{code: null | number; stderr: string; stdout: string}> {
+/** Runs a CLI to completion (killed as hung after two minutes, or `hungAfterMs`) and returns what it printed. */
+export function runCli(command: string, args: string[], env: Record<string, string>, cwd: string, hungAfterMs = 120_000): Promise<{code: null | number; stderr: string; stdout: string}> {
   const child = spawn(command, args, {cwd, env, stdio: ['ignore', 'pipe', 'pipe']})
   let stdout = ''
   let stderr = ''
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk))
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk))
-  const timer = setTimeout(() => child.kill('SIGKILL'), 120_000)
+  const timer = setTimeout(() => child.kill('SIGKILL'), hungAfterMs)
   return new Promise((resolve, reject) => {
     child.on('error', reject)
     child.on('close', (code) => {
