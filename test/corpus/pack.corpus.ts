@@ -9,7 +9,7 @@
 import {afterAll, beforeAll, describe, expect, it} from '@jest/globals'
 import {Client} from '@modelcontextprotocol/client'
 import {StdioClientTransport} from '@modelcontextprotocol/client/stdio'
-import {chmodSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync} from 'node:fs'
+import {chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 
@@ -137,8 +137,13 @@ for (const cli of [TASKBOX, ...CORPUS]) {
       const installed = await runCli(gemini(), ['extensions', 'install', join(out, 'gemini'), '--consent', '--skip-settings'], env, project)
       expect([installed.code, installed.stdout + installed.stderr]).toEqual([0, expect.stringContaining('installed successfully and enabled')])
       const name = readJson(join(out, 'gemini/gemini-extension.json')).name as string
-      const extensions = JSON.parse((await runCli(gemini(), ['extensions', 'list', '-o', 'json'], env, project)).stdout) as {mcpServers: Record<string, {args: string[]}>; name: string}[]
-      expect(extensions.find((extension) => extension.name === name)?.mcpServers[name].args).toEqual(expect.arrayContaining(['--client', 'gemini']))
+      // Gemini CLI prints the list on stderr.
+      const listed = await runCli(gemini(), ['extensions', 'list', '-o', 'json'], env, project)
+      const extensions = JSON.parse(listed.stdout || listed.stderr) as {mcpServers: Record<string, {args: string[]}>; name: string; skills?: {name: string}[]}[]
+      const extension = extensions.find((entry) => entry.name === name)
+      expect(extension?.mcpServers[name].args).toEqual(expect.arrayContaining(['--client', 'gemini']))
+      // The skill it loaded from the extension, named as the folder's SKILL.md names it.
+      expect(extension?.skills?.map((skill) => skill.name)).toEqual([readdirSync(join(out, 'gemini/skills'))[0]])
       if (cli.name === 'taskbox') {
         // Gemini CLI gives a server 5 seconds to connect here: the example CLI starts well within them, a large CLI on
         // a loaded machine may not (its server is started from this launch line below, without a clock).
