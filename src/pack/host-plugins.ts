@@ -62,6 +62,22 @@ function folderReadme(plan: PackPlan, host: PackHost): string {
   return lines.join('\n')
 }
 
+/** What Claude Code's and Cursor's manifests both say of the plugin, from package.json. */
+function listing(plan: PackPlan, author: PackPlan['facts']['author']): Record<string, unknown> {
+  const {facts} = plan
+  return defined({
+    name: plan.name,
+    displayName: plan.title,
+    version: facts.version,
+    description: summaryOf(plan),
+    author,
+    homepage: facts.homepage,
+    repository: facts.repository,
+    license: facts.license,
+    keywords: facts.keywords,
+  })
+}
+
 function skillFiles(plan: PackPlan): Files {
   return new Map(plan.skill.files.map((file) => [`skills/${plan.skill.name}/${file.path}`, file.text]))
 }
@@ -86,17 +102,7 @@ function locationNames(plan: PackPlan): string[] {
 export function claudeCodePlugin(plan: PackPlan): Files {
   const {facts} = plan
   const {launch, server} = pack(plan, 'claude-code')
-  const manifest = defined({
-    name: plan.name,
-    displayName: plan.title,
-    version: facts.version,
-    description: summaryOf(plan),
-    author: facts.author,
-    homepage: facts.homepage,
-    repository: facts.repository,
-    license: facts.license,
-    keywords: facts.keywords,
-  })
+  const manifest = listing(plan, facts.author)
   const market = {
     name: marketplaceName(plan),
     owner: facts.author ?? {name: facts.name},
@@ -175,19 +181,9 @@ export function geminiExtension(plan: PackPlan): Files {
 export function cursorPlugin(plan: PackPlan): Files {
   const {facts} = plan
   const {launch} = pack(plan, 'cursor')
-  const manifest = defined({
-    name: plan.name,
-    displayName: plan.title,
-    version: facts.version,
-    description: summaryOf(plan),
-    author: facts.author && defined({name: facts.author.name, email: facts.author.email}),
-    homepage: facts.homepage,
-    repository: facts.repository,
-    license: facts.license,
-    keywords: facts.keywords,
-    skills: './skills/',
-    mcpServers: './mcp.json',
-  })
+  // Cursor's author takes no url.
+  const author = facts.author && defined({name: facts.author.name, email: facts.author.email})
+  const manifest = {...listing(plan, author), skills: './skills/', mcpServers: './mcp.json'}
   return new Map([
     ['.cursor-plugin/plugin.json', json(manifest)],
     ['mcp.json', json({mcpServers: {[plan.name]: {command: launch.command, args: launch.args}}})],

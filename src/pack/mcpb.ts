@@ -64,6 +64,7 @@ export function planBundle(plan: PackPlan, kind: BundleKind): Bundle {
 
   const view = desktop.plan.viewFor(AGENT_HOSTS['claude-desktop'])
   const tools = view.tools.map((entry) => ({description: entry.tool.description.split('\n')[0], name: entry.tool.name}))
+  const settingsForm = userConfig(plan)
   const manifest: Record<string, unknown> = {
     manifest_version: MCPB_MANIFEST_VERSION,
     name: plan.name,
@@ -84,7 +85,7 @@ export function planBundle(plan: PackPlan, kind: BundleKind): Bundle {
       platforms: facts.platforms ?? ['darwin', 'linux', 'win32'],
       ...(facts.node ? {runtimes: {node: facts.node}} : {}),
     },
-    ...(userConfig(plan) ? {user_config: userConfig(plan)} : {}),
+    ...(settingsForm ? {user_config: settingsForm} : {}),
   }
   return {carried, kind, manifest}
 }

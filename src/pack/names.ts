@@ -1,3 +1,4 @@
+import {skillName} from '../skill/agent-skill.js'
 import {pluginToolPrefix, TOOL_NAME_LIMIT, toolPrefix} from '../settings/agent-hosts.js'
 import {MAX_TOOL_NAME, MIN_TOOL_NAME} from '../tools/catalog/tool-names.js'
 
@@ -22,16 +23,9 @@ export const TOOL_PREFIX: Record<PackHost, (plugin: string, server: string) => s
 /** A plugin name every host takes: lowercase letters, digits and single hyphens (Gemini CLI and Cursor allow no `_`). */
 export const PLUGIN_NAME = /^[a-z0-9](?:[a-z0-9]|-(?!-))*[a-z0-9]$|^[a-z0-9]$/
 
-/** The bin as a plugin name: `@acme/my_cli` → `acme-my-cli`. */
+/** The bin as a plugin name (the skill's naming rule, shorter): `@acme/my_cli` → `acme-my-cli`. */
 export function pluginNameOf(bin: string): string {
-  return (
-    bin
-      .toLowerCase()
-      .replaceAll(/[^a-z0-9]+/g, '-')
-      .replaceAll(/^-+|-+$/g, '')
-      .slice(0, 48)
-      .replace(/-+$/, '') || 'cli'
-  )
+  return skillName(bin).slice(0, 48).replace(/-+$/, '') || 'cli'
 }
 
 export function checkPluginName(name: string): string | undefined {

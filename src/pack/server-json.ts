@@ -1,5 +1,7 @@
 import type {PackPlan} from './pack-plan.js'
 
+import {clip} from '../skill/agent-skill.js'
+
 // The MCP Registry's server.json (schema 2025-12-11) for the CLI's npm package: `npx <package> mcp stdio` with the
 // server flags given, the credential variables as secret environment variables, and a remote entry for an `mcp serve`
 // URL. Nothing is published: `publishProblems` says what the registry would refuse and what is missing.
@@ -22,10 +24,6 @@ export function registryName(plan: PackPlan): string | undefined {
   if (plan.facts.mcpName) return plan.facts.mcpName
   const owner = githubOwner(plan.facts.repository)
   return owner ? `io.github.${owner}/${plan.name}` : undefined
-}
-
-function clip(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1).replace(/\s+\S*$/, '')}…`
 }
 
 /** The launch arguments (`mcp stdio --read-only …`) as the registry's positional and named arguments. */

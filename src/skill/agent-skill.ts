@@ -39,7 +39,7 @@ export function skillName(bin: string): string {
 }
 
 /** Cuts text to `max` characters at a word boundary, with an ellipsis when cut. */
-function clip(text: string, max: number): string {
+export function clip(text: string, max: number): string {
   if (text.length <= max) return text
   const cut = text.slice(0, max - 1)
   return `${cut.slice(0, Math.max(cut.lastIndexOf(' '), max / 2)).replace(/[\s,;:]+$/, '')}…`
