@@ -5,6 +5,8 @@ import * as z from 'zod'
 import type {CallEnvironment} from '../tools/execution/call-environment.js'
 import type {AskOutcome, Asking, Question} from '../tools/execution/pipeline.js'
 
+import {ANSWER, type PromptOutcome, QUESTION_WAIT_MS, type QuestionForm} from '../tools/execution/command-questions.js'
+
 import {canonicalJson, shortHash} from '../tools/catalog/fingerprint.js'
 import {principalOf} from './principal.js'
 
@@ -27,6 +29,8 @@ const QUESTION_SECONDS = 600
 interface SealedQuestion {
   args: string
   once: string
+  /** A running command's question (its parked call, parked-calls.ts) rather than a confirmation. */
+  park?: string
   tool: string
 }
 
@@ -52,13 +56,16 @@ export class QuestionSeal {
   readonly verify = (state: string, ctx: ServerContext): Promise<SealedQuestion> => this.current().verify(state, ctx)
 
   /** Seals `question` for a round that asks it. */
-  seal(question: Question, ctx: ServerContext): Promise<string> {
-    return this.current().mint({args: argsHash(question.args), once: randomBytes(12).toString('base64url'), tool: question.tool}, ctx)
+  seal(question: Question, ctx: ServerContext, park?: string): Promise<string> {
+    return this.current().mint({args: argsHash(question.args), once: randomBytes(12).toString('base64url'), ...(park ? {park} : {}), tool: question.tool}, ctx)
   }
 
-  /** Whether the round's verified state is the seal of `question`, never answered before (it is spent now). */
-  async answers(sealed: SealedQuestion | undefined, question: Question): Promise<boolean> {
-    if (!sealed || sealed.tool !== question.tool || sealed.args !== argsHash(question.args)) return false
+  /**
+   * Whether the round's verified state is the seal of `question` (a confirmation, or with `park` that command's
+   * question), never answered before (it is spent now).
+   */
+  async answers(sealed: SealedQuestion | undefined, question: Question, park?: string): Promise<boolean> {
+    if (!sealed || sealed.tool !== question.tool || sealed.args !== argsHash(question.args) || sealed.park !== park) return false
     return this.env.spendAnswer(`question:${sealed.once}`, QUESTION_SECONDS * 1000)
   }
 }
@@ -77,7 +84,11 @@ export function askingFor(ctx: ServerContext, server: McpServer, era: ProtocolEr
   if (era === 'modern') {
     const envelope = ctx.mcpReq.envelope as {'io.modelcontextprotocol/clientCapabilities'?: {elicitation?: unknown}} | undefined
     if (!envelope?.['io.modelcontextprotocol/clientCapabilities']?.elicitation) return {cannot: 'this client did not declare that it can be asked (elicitation)'}
-    return {ask: async (message, question) => inputRound(ctx, message, question, seal)}
+    return {
+      ask: async (message, question) => inputRound(ctx, message, question, seal),
+      prompt: async (form, question, park) => ({pending: inputRequired({inputRequests: {[ANSWER]: inputRequired.elicit(form)}, requestState: await seal.seal(question, ctx, park)})}),
+      resumed: async (question) => resumedRound(ctx, question, seal),
+    }
   }
 
   if (overHttp) return {cannot: LEGACY_HTTP_CANNOT_ASK}
@@ -88,7 +99,34 @@ export function askingFor(ctx: ServerContext, server: McpServer, era: ProtocolEr
       if (answer?.action === 'accept') return {answer: answer.content?.confirm === true ? 'accept' : 'decline'}
       return {answer: answer?.action === 'cancel' ? 'cancel' : 'decline'}
     },
+    prompt: async (form) => formRound(ctx, form),
   }
+}
+
+/** A 2025-era elicitation (stdio) of a command's question, waiting up to QUESTION_WAIT_MS for the person. */
+async function formRound(ctx: ServerContext, form: QuestionForm): Promise<PromptOutcome> {
+  try {
+    const answer = await ctx.mcpReq.elicitInput({mode: 'form', ...form}, {signal: ctx.mcpReq.signal, timeout: QUESTION_WAIT_MS})
+    if (answer.action === 'accept') return {content: answer.content ?? {}}
+    return {refused: answer.action === 'cancel' ? 'cancel' : 'decline'}
+  } catch (error) {
+    if (ctx.mcpReq.signal.aborted) return {refused: 'cancel'}
+    return {unanswered: `within ${QUESTION_WAIT_MS / 60_000} minutes (${error instanceof Error ? error.message : String(error)})`}
+  }
+}
+
+/**
+ * A 2026-07-28 round that brings the answer to a running command's question: the parked command it is for and what
+ * the person did, or 'spent' when its sealed question was answered before; undefined when it answers none.
+ */
+async function resumedRound(ctx: ServerContext, question: Question, seal: QuestionSeal): Promise<'spent' | undefined | {outcome: PromptOutcome; park: string}> {
+  const sealed = ctx.mcpReq.requestState<SealedQuestion>()
+  if (!sealed?.park) return undefined
+  if (!(await seal.answers(sealed, question, sealed.park))) return 'spent'
+  const view = inputResponse(ctx.mcpReq.inputResponses, ANSWER)
+  if (view.kind !== 'elicit') return {outcome: {refused: 'cancel'}, park: sealed.park}
+  if (view.action !== 'accept') return {outcome: {refused: view.action === 'cancel' ? 'cancel' : 'decline'}, park: sealed.park}
+  return {outcome: {content: view.content ?? {}}, park: sealed.park}
 }
 
 /**

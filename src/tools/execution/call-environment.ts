@@ -17,6 +17,8 @@ import {RedisRecords} from '../records/redis-records.js'
 import {childEnv} from './child-env.js'
 import {ProcessGroups} from './child-process.js'
 import {JobTable} from './job-table.js'
+import {ParkedCalls} from './parked-calls.js'
+import {PromptChannel} from './prompt-channel.js'
 import {CommandLimiter} from './limiter.js'
 import {DefaultWorkdir} from './workdir.js'
 import {commandModules, hookModules} from './warm-modules.js'
@@ -42,6 +44,10 @@ export interface CallEnvironment {
   readonly idempotency: IdempotencyRecords
   /** Commands that outlived their call (jobs.ts). */
   readonly jobs: JobTable
+  /** 2026-07-28 calls' commands waiting for the person's answer to their question (parked-calls.ts). */
+  readonly parked: ParkedCalls
+  /** Where running commands' questions arrive (prompt-channel.ts). */
+  readonly prompts: PromptChannel
   readonly limiter: CommandLimiter
   /**
    * Answers to the person's confirmation that were used (their one-time ids): true the first time an id is spent,
@@ -91,7 +97,10 @@ export function createCallEnvironment(config: Config, settings: Settings, bounda
   // Half of what is kept may be one person's (OAuth): the rest stays for the others' runs.
   const outputs = new OutputStore({maxChars: DEFAULT_KEPT_CHARS, perPersonChars: DEFAULT_KEPT_CHARS / 2}, shared)
   const jobs = new JobTable(outputs, shared && {replica: shared.replica, store: shared})
+  const parked = new ParkedCalls()
+  const prompts = new PromptChannel()
   const stopCommands = () => {
+    parked.clear()
     workers.close()
     jobs.cancelAll()
     groups.killAll()
@@ -112,6 +121,7 @@ export function createCallEnvironment(config: Config, settings: Settings, bounda
       await jobs.settled(DRAIN_MS)
       await shared?.close()
       await workdir.dispose()
+      prompts.close()
     },
     groups,
     // In the CLI's cache dir, so a retry after a server restart still finds the first run's result.
@@ -132,6 +142,8 @@ export function createCallEnvironment(config: Config, settings: Settings, bounda
       return true
     },
     outputs,
+    parked,
+    prompts,
     outputLinks: (id) => ({stderr: `${scheme}://output/${id}/stderr`, stdout: `${scheme}://output/${id}/stdout`}),
     settings,
     stopCommands,

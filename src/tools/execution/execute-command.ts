@@ -1,3 +1,5 @@
+import type {CallToolResult, InputRequiredResult} from '@modelcontextprotocol/server'
+
 import type {Execution} from '../records/idempotency.js'
 import type {CallEnvironment} from './call-environment.js'
 import type {Redact} from './redact.js'
@@ -13,9 +15,13 @@ import type {Job, JobEnd} from './job-table.js'
 import {fitResult, overBudget} from './result-budget.js'
 import {errorResult, stripAnsi, toToolResult, withoutHostWarnings} from './tool-result.js'
 import {checkWorkdir} from './workdir.js'
+import {avoidingFlags, CallQuestions, type Prompting, shownQuestion, stopMessage} from './command-questions.js'
 
 const ORPHAN_GUARD = ownFile('tools/execution/orphan-guard.cjs')
 const SECRET_ARGV = ownFile('tools/execution/secret-argv.cjs')
+const PROMPT_BRIDGE = ownFile('tools/execution/prompt-bridge.cjs')
+/** The variable that gives a cold command's prompt bridge the server's address (prompt-bridge.cts reads and removes it). */
+const PROMPTS_VARIABLE = 'OCLIF_MCP_PROMPTS'
 /** Where the command's own arguments start in its process.argv: after node and the bin script, and the command's words. */
 const FIRST_ARGUMENT = 2
 
@@ -37,6 +43,8 @@ export interface Execute {
   /** Whose call it is (CallContext.principal): its job and kept output are theirs. */
   principal?: string
   progress?: (message: string) => void
+  /** How the command's questions reach the person (absent: nobody can be asked). */
+  prompting?: Prompting
   redact: Redact
   signal?: AbortSignal
 }
@@ -47,6 +55,10 @@ export interface Ran extends Execution {
   exitCode?: null | number
   /** The job the command goes on as, when it outlived the call's foreground budget. */
   job?: Job
+  /** 2026-07-28: the command asked a question, and this round asks it of the person (the command waits, parked). */
+  pending?: InputRequiredResult
+  /** The questions the command asked of the person in this call (never their answers). */
+  questions?: CallQuestions['asked']
 }
 
 function quote(arg: string): string {
@@ -102,7 +114,10 @@ export async function executeCommand(tool: CommandTool, input: Record<string, un
   const commandLine = [env.config.bin, tool.displayId, ...shown].map((a, i) => (i < 2 ? a : quote(a))).join(' ')
   const readable = (raw: string) => how.redact(withoutHostWarnings(stripAnsi(raw)))
 
-  const prestarted = env.workers.take({argv: [...words, ...concealed.argv], cwd: workdir.dir, env: childVars, secrets})
+  // The command's questions come to this call (prompt-bridge.cts in its process, prompt-channel.ts here).
+  const questions = new CallQuestions(how.prompting ?? {cannot: 'this client cannot be asked'}, `"${env.config.bin} ${tool.displayId}"`)
+  const enrolled = await env.prompts.enrol(questions.handler).catch(() => undefined)
+  const prestarted = env.workers.take({argv: [...words, ...concealed.argv], cwd: workdir.dir, env: childVars, prompts: enrolled?.address, secrets})
   const started = Date.now()
   // Progress goes to the call while it waits, then (as a job) to whoever waits on the job.
   const watchers = new Set<(message: string) => void>(how.progress ? [how.progress] : [])
@@ -119,11 +134,11 @@ export async function executeCommand(tool: CommandTool, input: Record<string, un
   const capture = {stderr: new CapturedStream(env.settings.maxOutputBytes), stdout: new CapturedStream(env.settings.maxOutputBytes)}
   const running = runChild({
     // The guard ends the command should the server die without stopping it (orphan-guard.cts); secret values come
-    // on a pipe of their own (secret-argv.cts).
-    args: ['--require', ORPHAN_GUARD, ...(secrets.length > 0 ? ['--require', SECRET_ARGV] : []), env.binScript, ...words, ...concealed.argv],
+    // on a pipe of their own (secret-argv.cts); the bridge catches its questions (prompt-bridge.cts).
+    args: ['--require', ORPHAN_GUARD, ...(secrets.length > 0 ? ['--require', SECRET_ARGV] : []), '--require', PROMPT_BRIDGE, env.binScript, ...words, ...concealed.argv],
     capture,
     cwd: workdir.dir,
-    env: childVars,
+    env: enrolled ? {...childVars, [PROMPTS_VARIABLE]: enrolled.address} : childVars,
     file: process.execPath,
     groups: env.groups,
     maxOutputBytes: env.settings.maxOutputBytes,
@@ -136,6 +151,8 @@ export async function executeCommand(tool: CommandTool, input: Record<string, un
   }).finally(() => {
     clearInterval(ticker)
     how.signal?.removeEventListener('abort', onCallAbort)
+    questions.leaveForeground()
+    enrolled?.leave()
     release()
     // Warm the next worker only now: warming one while the command runs would compete with it for the CPU, and
     // warming before the server's first call would compete with the host's other servers starting (a host starts
@@ -144,20 +161,17 @@ export async function executeCommand(tool: CommandTool, input: Record<string, un
   })
 
   const mapped = (outcome: RunOutcome) => {
-    const result = how.redact(toToolResult({...outcome, stderr: withoutHostWarnings(stripAnsi(outcome.stderr))}, {argv: shown, commandLine, cwd: workdir.dir, id: tool.id, json: tool.json}, tool.timeoutMs))
+    const ran = toToolResult({...outcome, stderr: withoutHostWarnings(stripAnsi(outcome.stderr))}, {argv: shown, commandLine, cwd: workdir.dir, id: tool.id, json: tool.json}, tool.timeoutMs)
+    const result = how.redact(questions.stopped ? stoppedByQuestion(ran, tool, questions.stopped) : ran)
     // Whether a prewarmed worker ran it (diagnostics and benchmarks; the output is the same either way).
     result._meta = {[`${PLUGIN_NAME}/run`]: {warm: prestarted !== undefined}}
     return {result, streams: {stderr: readable(outcome.stderr), stdout: readable(outcome.stdout)}}
   }
 
   const links = (id: string) => (how.links ? env.outputLinks(id) : undefined)
-  const budget = env.settings.background && tool.foregroundMs < tool.timeoutMs ? delay(tool.foregroundMs) : undefined
-  const first = await (budget ? Promise.race([running, budget.done]) : running)
-  budget?.cancel()
-
-  if (first !== 'foreground budget') {
-    const {result, streams} = mapped(first)
-    const ran: Ran = {cwd: workdir.dir, durationMs: first.durationMs, exitCode: first.exitCode ?? null, ran: !first.spawnError, result}
+  const finished = async (outcome: RunOutcome): Promise<Ran> => {
+    const {result, streams} = mapped(outcome)
+    const ran: Ran = {cwd: workdir.dir, durationMs: outcome.durationMs, exitCode: outcome.exitCode ?? null, questions: questions.asked, ran: !outcome.spawnError, result}
     if (!overBudget(result, how.budget)) return ran
     const id = newOutputId()
     await env.outputs.keep(finishedOutput(id, commandLine, streams, {command: tool.displayId, principal: how.principal}), {share: true})
@@ -167,38 +181,90 @@ export async function executeCommand(tool: CommandTool, input: Record<string, un
     return {...ran, result: fitResult(result, how.budget, kept)}
   }
 
+  // The call waits for the command's end, its questions (each asked of the person while the foreground clock
+  // stands still), or its foreground budget (then it goes on as a job).
+  let foregroundLeft = tool.foregroundMs
+  const background = env.settings.background && tool.foregroundMs < tool.timeoutMs
+  const wait = async (): Promise<Ran> => {
+    for (;;) {
+      const since = Date.now()
+      const budget = background ? delay(foregroundLeft) : undefined
+      const first = await Promise.race([running, questions.arrival(), ...(budget ? [budget.done] : [])])
+      budget?.cancel()
+      if (first === 'foreground budget') return asJob()
+      if (first !== 'question') return finished(first)
+      foregroundLeft = Math.max(0, foregroundLeft - (Date.now() - since))
+      const park = newOutputId()
+      const round = await questions.askNext(park)
+      if (!round) continue
+      // 2026-07-28: this round ends with the question; the command waits for the round that brings the answer.
+      how.signal?.removeEventListener('abort', onCallAbort)
+      if (how.progress) watchers.delete(how.progress)
+      env.parked.park(park, {
+        expire: () => round.resume({unanswered: 'before the question expired'}),
+        ...(how.principal === undefined ? {} : {principal: how.principal}),
+        resume(outcome) {
+          round.resume(outcome)
+          return wait()
+        },
+      })
+      return {cwd: workdir.dir, pending: round.pending, ran: true, result: {content: []}}
+    }
+  }
+
   // Past the foreground budget: the command goes on as a job, and this call answers with its handle.
-  how.signal?.removeEventListener('abort', onCallAbort)
-  if (how.progress) watchers.delete(how.progress)
-  const end: Promise<JobEnd> = running.then(
-    (outcome) => ({cancelled: outcome.cancelled, durationMs: outcome.durationMs, exitCode: outcome.exitCode ?? null, ...mapped(outcome)}),
-    (error: unknown) => {
-      const message = `The command's process failed: ${error instanceof Error ? error.message : String(error)}`
-      // Said in the structured content too: hosts that show their model only that must read why.
-      return {
-        cancelled: false,
-        durationMs: Date.now() - started,
-        exitCode: null,
-        result: {...errorResult(message), structuredContent: {error: {message}}},
-        streams: {stderr: readable(capture.stderr.text()), stdout: readable(capture.stdout.text())},
-      }
-    },
-  )
-  // While it runs, only complete lines are shown: a line still being written could end in half a secret.
-  const upToLastLine = (text: string) => text.slice(0, text.lastIndexOf('\n') + 1)
-  const job = env.jobs.start({
-    command: tool.displayId,
-    commandLine,
-    cwd: workdir.dir,
-    end,
-    ...(how.principal === undefined ? {} : {principal: how.principal}),
-    read: (stream) => upToLastLine(readable(capture[stream].text())),
-    size: () => capture.stderr.bytes + capture.stdout.bytes,
-    startedAt: started,
-    stop: () => control.abort(),
-    timeoutMs: tool.timeoutMs,
-    watchers,
-  })
-  const result = jobView(job, {stderr: 0, stdout: 0}, how.budget, env.outputs.get(job.id), links(job.id))
-  return {cwd: workdir.dir, exitCode: null, job, ran: true, result}
+  const asJob = (): Ran => {
+    questions.leaveForeground()
+    how.signal?.removeEventListener('abort', onCallAbort)
+    if (how.progress) watchers.delete(how.progress)
+    const end: Promise<JobEnd> = running.then(
+      (outcome) => ({cancelled: outcome.cancelled, durationMs: outcome.durationMs, exitCode: outcome.exitCode ?? null, ...mapped(outcome)}),
+      (error: unknown) => {
+        const message = `The command's process failed: ${error instanceof Error ? error.message : String(error)}`
+        // Said in the structured content too: hosts that show their model only that must read why.
+        return {
+          cancelled: false,
+          durationMs: Date.now() - started,
+          exitCode: null,
+          result: {...errorResult(message), structuredContent: {error: {message}}},
+          streams: {stderr: readable(capture.stderr.text()), stdout: readable(capture.stdout.text())},
+        }
+      },
+    )
+    // While it runs, only complete lines are shown: a line still being written could end in half a secret.
+    const upToLastLine = (text: string) => text.slice(0, text.lastIndexOf('\n') + 1)
+    const job = env.jobs.start({
+      command: tool.displayId,
+      commandLine,
+      cwd: workdir.dir,
+      end,
+      ...(how.principal === undefined ? {} : {principal: how.principal}),
+      read: (stream) => upToLastLine(readable(capture[stream].text())),
+      size: () => capture.stderr.bytes + capture.stdout.bytes,
+      startedAt: started,
+      stop: () => control.abort(),
+      timeoutMs: tool.timeoutMs,
+      watchers,
+    })
+    const result = jobView(job, {stderr: 0, stdout: 0}, how.budget, env.outputs.get(job.id), links(job.id))
+    return {cwd: workdir.dir, exitCode: null, job, questions: questions.asked, ran: true, result}
+  }
+
+  return wait()
+}
+
+/**
+ * The result of a command its question ended: why, what it asked, and what to give instead, in its text and its
+ * structured content (hosts show their model one or the other), with the output it wrote before.
+ */
+function stoppedByQuestion(result: CallToolResult, tool: CommandTool, stopped: NonNullable<CallQuestions['stopped']>): CallToolResult {
+  const flags = avoidingFlags(tool, stopped.question)
+  const message = stopMessage(stopped.reason, stopped.question, tool.displayId, flags, stopped.detail)
+  const code = stopped.reason === 'declined' || stopped.reason === 'cancelled' ? 'QUESTION_DECLINED' : stopped.reason === 'secret' ? 'QUESTION_SECRET' : 'QUESTION_UNANSWERED'
+  const structured = result.structuredContent as Record<string, unknown> | undefined
+  return {
+    content: [{text: message, type: 'text'}, ...result.content],
+    isError: true,
+    structuredContent: {...structured, code, message, question: {...shownQuestion(stopped.question), avoidWith: flags, ended: stopped.reason}},
+  }
 }

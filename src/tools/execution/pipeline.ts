@@ -14,6 +14,7 @@ import {jobView} from './job-view.js'
 import {REDACTED, type Redact, redactor, secretEnvValues} from './redact.js'
 import {resultBudget, UNKNOWN_HOST} from '../../settings/agent-hosts.js'
 import {errorResult} from './tool-result.js'
+import {type Prompting, type PromptOutcome, QUESTION_WAIT_MS, type QuestionForm} from './command-questions.js'
 import type {ErrorCode} from '../../error-codes.js'
 
 const META = PLUGIN_NAME
@@ -28,7 +29,15 @@ export type CallAnswer = CallToolResult | InputRequiredResult
  * How this request can reach the person: a function that asks, or the reason it cannot (the transport has no way
  * to carry a request to the client, or the client did not declare that it can answer one).
  */
-export type Asking = {ask: (message: string, question: Question) => Promise<AskOutcome>} | {cannot: string}
+export type Asking =
+  | {
+      ask: (message: string, question: Question) => Promise<AskOutcome>
+      /** Asks a running command's question (`park` names the command a 2026-07-28 round's answer goes back to). */
+      prompt?: (form: QuestionForm, question: Question, park: string) => Promise<PromptOutcome>
+      /** 2026-07-28: the round answers a question a running command asked ('spent': that answer was given before). */
+      resumed?: (question: Question) => Promise<'spent' | undefined | {outcome: PromptOutcome; park: string}>
+    }
+  | {cannot: string}
 
 /** What a confirmation is asked about: an answer counts only for the same tool and the same arguments. */
 export interface Question {
@@ -171,6 +180,35 @@ async function execution(tool: CommandTool, args: Record<string, unknown>, key: 
   }
 }
 
+/** How the questions the command asks while it runs reach the person in this call. */
+function promptingFor(tool: CommandTool, args: Record<string, unknown>, key: unknown, context: CallContext): Prompting {
+  const asking = context.asking ?? {cannot: 'this client cannot be asked'}
+  if ('cannot' in asking) return asking
+  const {prompt} = asking
+  if (!prompt) return {cannot: 'this client cannot be asked a command\'s questions'}
+  // A 2026-07-28 question ends the round: the idempotency record of a call must be its result, not a question.
+  if (typeof key === 'string' && asking.resumed) return {cannot: 'a call with an idempotencyKey cannot wait between rounds for the person\'s answer'}
+  return {ask: (form, park) => prompt(form, {args, tool: tool.name}, park)}
+}
+
+/**
+ * A 2026-07-28 round that answers a running command's question: the command's call goes on (undefined when the
+ * round answers no such question).
+ */
+async function resumedCall(tool: CommandTool, args: Record<string, unknown>, env: CallEnvironment, context: CallContext): Promise<Ran | undefined> {
+  const asking = context.asking
+  if (!asking || 'cannot' in asking || !asking.resumed) return undefined
+  const resumed = await asking.resumed({args, tool: tool.name})
+  if (!resumed) return undefined
+  const parked = resumed === 'spent' ? undefined : env.parked.take(resumed.park, context.principal)
+  if (!parked || resumed === 'spent') {
+    const text = `This answer is for a question of "${tool.displayId}" that no longer waits for it (answered before, expired after ${QUESTION_WAIT_MS / 60_000} minutes, or asked by another server process): nothing was given to a command. Call the tool again to run it anew.`
+    return {ran: false, result: refusal(text, 'QUESTION_GONE', tool)}
+  }
+
+  return parked.resume(resumed.outcome)
+}
+
 /** The boundary as this caller may see it: a read-only caller is told of no other command, not even by a suggestion. */
 function callersBoundary(env: CallEnvironment, context: CallContext): Boundary {
   if (!context.readOnly) return env.boundary
@@ -199,11 +237,18 @@ export async function callCommandTool(tool: CommandTool, input: Record<string, u
   if (!parsed.success) return errorResult(redact(`Invalid arguments for "${tool.displayId}": ${zodIssues(parsed.error)}. Nothing was run.`))
   const {idempotencyKey: key, ...args} = parsed.data as Record<string, unknown>
 
-  const stopped = await confirmation(tool, args, env, context, redact)
+  // A round that brings the answer to the question of a command already running (confirmed, if it had to be, before
+  // it started) takes that command up again; any other call is confirmed, then run.
+  const resumed = await resumedCall(tool, args, env, context)
+  const stopped = resumed ? undefined : await confirmation(tool, args, env, context, redact)
   if (stopped && 'pending' in stopped) return stopped.pending
-  const {outcome, ran}: {outcome: AuditRecord['outcome']; ran: Ran} = stopped
-    ? {outcome: 'not-confirmed', ran: {ran: false, result: stopped.refused}}
-    : await execution(tool, args, key, env, {childVars, principal: context.principal, progress: context.progress, redact, signal: context.signal, ...resultRoom(env, context)})
+  const how: Execute = {childVars, principal: context.principal, progress: context.progress, prompting: promptingFor(tool, args, key, context), redact, signal: context.signal, ...resultRoom(env, context)}
+  const {outcome, ran}: {outcome: AuditRecord['outcome']; ran: Ran} = resumed
+    ? {outcome: resumed.ran ? 'ran' : 'not-run', ran: resumed}
+    : stopped
+      ? {outcome: 'not-confirmed', ran: {ran: false, result: stopped.refused}}
+      : await execution(tool, args, key, env, how)
+  if (ran.pending) return ran.pending
 
   const {audit} = env
   if (!audit || tool.hints.readOnlyHint) return ran.result
@@ -218,6 +263,8 @@ export async function callCommandTool(tool: CommandTool, input: Record<string, u
     ...(ran.job ? {job: ran.job.id} : {}),
     outcome,
     ...(context.principal === undefined ? {} : {principal: context.principal}),
+    // That a person answered the command's questions, and what they were; never an answer.
+    ...(ran.questions && ran.questions.length > 0 ? {questions: ran.questions.map((q) => ({answered: q.answered, kind: q.kind, message: redact(q.message)}))} : {}),
     time: new Date().toISOString(),
     tool: tool.name,
   }

@@ -17,12 +17,16 @@ import {pathToFileURL} from 'node:url'
 
 // Ends this worker (and the command it runs) should the server die without stopping it.
 import './orphan-guard.cjs'
+// Catches the command's questions: in place before anything of the host loads, so every prompt library is wrapped.
+import {connectTo} from './prompt-bridge.cjs'
 
 interface Call {
   /** The command id and its arguments, secret values replaced by a placeholder (argv.ts concealedArgv). */
   argv: string[]
   cwd: string
   env: Record<string, string | undefined>
+  /** Where the command's questions go (prompt-channel.ts), when the server takes them. */
+  prompts?: string
   /** The entries of `process.argv` (by position) that hold a secret, whole. */
   secrets?: [position: number, entry: string][]
 }
@@ -98,6 +102,7 @@ async function loadConfig(): Promise<void> {
 
 async function run(call: Call): Promise<void> {
   started = true
+  connectTo(call.prompts)
   process.disconnect?.()
   process.chdir(call.cwd)
   for (const key of Object.keys(process.env)) if (!(key in call.env)) delete process.env[key]

@@ -91,7 +91,7 @@ export class WorkerPool {
    * A ready worker bound to one call (argv[0] is the command id; `secrets` are the entries of the worker's
    * process.argv that its command line shows as placeholders), or undefined (spawn cold instead).
    */
-  take(call: {argv: string[]; cwd: string; env: Record<string, string | undefined>; secrets?: [number, string][]}): Prestarted | undefined {
+  take(call: {argv: string[]; cwd: string; env: Record<string, string | undefined>; prompts?: string; secrets?: [number, string][]}): Prestarted | undefined {
     const [id] = call.argv
     if (id !== undefined) this.recent.splice(0, this.recent.length, ...[id, ...this.recent.filter((r) => r !== id)].slice(0, RECENT))
     const worker = [...this.idle].find((w) => w.ready && w.child.exitCode === null && w.child.connected)

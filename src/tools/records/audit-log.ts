@@ -29,6 +29,8 @@ export interface AuditRecord {
    * replay; not-confirmed: a destructive call the person declined or could not be asked about.
    */
   outcome: 'job-ended' | 'not-confirmed' | 'not-run' | 'ran' | 'refused' | 'replayed'
+  /** The questions the command asked while it ran, each asked of the person (answered: they answered it); never the answers. */
+  questions?: {answered: boolean; kind: string; message: string}[]
   /** Who called, when the server knows (an OAuth token's subject, `sub:…`, or its client, `client:…`). */
   principal?: string
   time: string

@@ -1,0 +1,508 @@
+/**
+ * Loaded into every command the server starts (preloaded into a cold one, imported by every worker before it warms):
+ * it catches a command's questions where they are asked. The prompt libraries oclif CLIs use — `@inquirer/*` (and
+ * `@inquirer/prompts`, built on them), `inquirer`, `prompts`, `enquirer`, the `ux` prompts of @oclif/core 1–3 and
+ * cli-ux, and a bare `readline` question — are wrapped as they load: under `require` by Module._load, under `import`
+ * by module hooks (prompt-hooks.mts) that put a wrapper module in front of the library. A wrapped prompt sends the
+ * question (what kind, its message, its default and choices) to the server over a local socket and returns the
+ * answer as the library would have; the server asks the person, or ends the command (declined, a secret, nobody to
+ * ask), and this process is then stopped. No terminal is read and no screen is scraped: the command's stdin stays
+ * closed.
+ *
+ * The server's address comes in OCLIF_MCP_PROMPTS (`<socket>#<token>`), removed before the command runs; a worker
+ * hands it over with its call (`connectTo`). Only Node built-ins here: this runs inside the host CLI's process.
+ */
+import {createConnection, type Socket} from 'node:net'
+import Module from 'node:module'
+import {pathToFileURL} from 'node:url'
+
+/** What a question is: its kind decides the form field the person gets. */
+type Kind = 'checkbox' | 'confirm' | 'number' | 'secret' | 'select' | 'text'
+
+/** A question as it goes to the server; choices are the labels the person sees, answered by their positions. */
+interface Question {
+  choices?: string[]
+  default?: unknown
+  kind: Kind
+  library: string
+  message: string
+  /** The answer's name in the command's code (inquirer's and prompts' `name`), when it has one. */
+  name?: string
+}
+
+interface Choice {
+  label: string
+  value: unknown
+}
+
+const VARIABLE = 'OCLIF_MCP_PROMPTS'
+const BRIDGE = Symbol.for('oclif-plugin-mcp/prompt-bridge')
+const WRAPPED = Symbol.for('oclif-plugin-mcp/prompt-wrapped')
+/** How many times a question whose answer the command's own check refused is asked again. */
+const MAX_RETRIES = 3
+
+let address: string | undefined = process.env[VARIABLE]
+delete process.env[VARIABLE]
+
+let socket: Socket | undefined
+let nextId = 0
+let buffered = ''
+const waiting = new Map<number, (reply: {answer?: unknown; stop?: boolean}) => void>()
+
+/** The server's answer to a question; when the server ends the command instead, this process stops here. */
+function send(question: Question): Promise<unknown> {
+  if (!address) {
+    // Not started by a server that can ask (a worker not yet given its call cannot prompt): the library's own failure.
+    return Promise.reject(new Error(`this command asked "${question.message}", and nobody can answer it here`))
+  }
+
+  if (!socket) {
+    const [path, token] = splitAddress(address)
+    socket = createConnection(path)
+    socket.setEncoding('utf8')
+    socket.write(`${JSON.stringify({hello: token})}\n`)
+    socket.on('data', (chunk: string) => {
+      buffered += chunk
+      for (let end = buffered.indexOf('\n'); end >= 0; end = buffered.indexOf('\n')) {
+        const line = buffered.slice(0, end)
+        buffered = buffered.slice(end + 1)
+        let reply: {answer?: unknown; id?: number; stop?: boolean}
+        try {
+          reply = JSON.parse(line) as typeof reply
+        } catch {
+          continue
+        }
+
+        const resolve = typeof reply.id === 'number' ? waiting.get(reply.id) : undefined
+        if (!resolve) continue
+        waiting.delete(reply.id!)
+        resolve(reply)
+      }
+    })
+    // The server went away, or ended the call: nothing will answer.
+    const lost = () => stopHere()
+    socket.on('error', lost)
+    socket.on('close', lost)
+  }
+
+  const id = nextId++
+  socket.ref()
+  return new Promise((resolve) => {
+    waiting.set(id, (reply) => {
+      if (waiting.size === 0) socket?.unref()
+      if (reply.stop) stopHere()
+      else resolve(reply.answer)
+    })
+    socket!.write(`${JSON.stringify({id, question})}\n`)
+  })
+}
+
+/** The server ended the command (it says why in the call's result): end this process, and nothing runs on. */
+function stopHere(): never {
+  process.exit(75)
+}
+
+function splitAddress(value: string): [string, string] {
+  const at = value.lastIndexOf('#')
+  return [value.slice(0, at), value.slice(at + 1)]
+}
+
+// ---- what each library's questions look like -------------------------------------------------------------------
+
+type Options = Record<string, unknown>
+
+const text = (value: unknown): string => (typeof value === 'string' ? value : value === undefined || value === null ? '' : String(value))
+
+/** A question's choices: the ones a person can pick (separators, disabled entries and headings left out). */
+function choicesOf(list: unknown, labelKeys: string[]): Choice[] {
+  if (!Array.isArray(list)) return []
+  const seen = new Map<string, number>()
+  const out: Choice[] = []
+  for (const entry of list) {
+    if (entry === null || entry === undefined) continue
+    if (typeof entry !== 'object') {
+      out.push({label: String(entry), value: entry})
+      continue
+    }
+
+    const choice = entry as Options
+    if (choice.type === 'separator' || choice.disabled || choice.role === 'separator' || choice.role === 'heading') continue
+    const raw = labelKeys.map((key) => choice[key]).find((v) => typeof v === 'string' && v !== '') ?? String(choice.value)
+    // Two choices that read the same would be one field value: the later ones get their position.
+    const count = seen.get(raw as string) ?? 0
+    seen.set(raw as string, count + 1)
+    out.push({label: count === 0 ? (raw as string) : `${raw as string} (${count + 1})`, value: 'value' in choice ? choice.value : raw})
+  }
+
+  return out
+}
+
+async function askChoice(base: Omit<Question, 'choices' | 'kind'>, choices: Choice[], many: boolean, defaults: unknown): Promise<unknown> {
+  const index = (value: unknown) => choices.findIndex((c) => c.value === value || c.label === value)
+  const preset = many ? [defaults].flat().map(index).filter((i) => i >= 0) : typeof defaults === 'number' && !choices.some((c) => c.value === defaults) ? defaults : index(defaults)
+  const answer = await send({...base, choices: choices.map((c) => c.label), default: many ? preset : preset === -1 ? undefined : preset, kind: many ? 'checkbox' : 'select'})
+  if (many) return (Array.isArray(answer) ? answer : []).map((i) => choices[Number(i)]?.value)
+  return choices[Number(answer)]?.value
+}
+
+/** Asks until the command's own check accepts the answer (or MAX_RETRIES refusals), as the library would re-prompt. */
+async function checked(ask: (problem?: string) => Promise<unknown>, validate: ((value: unknown) => unknown) | undefined): Promise<unknown> {
+  let problem: string | undefined
+  for (let attempt = 0; ; attempt++) {
+    const value = await ask(problem)
+    if (typeof validate !== 'function' || attempt === MAX_RETRIES) return value
+    const verdict = await validate(value)
+    if (verdict === true || verdict === undefined) return value
+    problem = typeof verdict === 'string' ? verdict : 'That answer was not accepted.'
+  }
+}
+
+const withProblem = (message: string, problem?: string) => (problem ? `${problem}\n${message}` : message)
+
+/** One `@inquirer/<kind>` prompt: `prompt(config)` → the answer. */
+function inquirerCore(kind: string, config: Options): Promise<unknown> {
+  const message = text(config.message)
+  const library = `@inquirer/${kind}`
+  const validate = config.validate as ((value: unknown) => unknown) | undefined
+  return checked(async (problem) => {
+    const base = {library, message: withProblem(message, problem)}
+    switch (kind) {
+      case 'confirm': {
+        return send({...base, default: config.default ?? true, kind: 'confirm'})
+      }
+
+      case 'number': {
+        return send({...base, default: config.default, kind: 'number'})
+      }
+
+      case 'password': {
+        return send({...base, kind: 'secret'})
+      }
+
+      case 'select':
+      case 'rawlist':
+      case 'expand': {
+        return askChoice(base, choicesOf(config.choices, ['name', 'short']), false, config.default)
+      }
+
+      case 'checkbox': {
+        const list = config.choices as Options[] | undefined
+        const checkedValues = Array.isArray(list) ? list.filter((c) => c && typeof c === 'object' && c.checked).map((c) => c.value) : []
+        return askChoice(base, choicesOf(list, ['name']), true, checkedValues)
+      }
+
+      case 'search': {
+        const source = config.source as ((term: string | undefined, options: {signal: AbortSignal}) => unknown) | undefined
+        const list = source ? await source(undefined, {signal: new AbortController().signal}) : []
+        return askChoice(base, choicesOf(list, ['name']), false, config.default)
+      }
+
+      default: {
+        return send({...base, default: config.default, kind: 'text'})
+      }
+    }
+  }, validate)
+}
+
+/** The legacy `inquirer.prompt(questions, answers)`: each question in turn, `when`, `filter` and `validate` honoured. */
+async function inquirerLegacy(questions: unknown, given: unknown): Promise<Options> {
+  const answers: Options = {...(given as Options | undefined)}
+  const list = Array.isArray(questions) ? questions : questions && typeof questions === 'object' && 'name' in questions ? [questions] : Object.entries((questions ?? {}) as Options).map(([name, q]) => ({name, ...(q as Options)}))
+  for (const raw of list as Options[]) {
+    const q = raw ?? {}
+    const name = text(q.name)
+    if (name in answers) continue
+    const value = (key: string) => (typeof q[key] === 'function' ? (q[key] as (a: Options) => unknown)(answers) : q[key])
+    if ('when' in q && !(await value('when'))) continue
+    const message = text(await value('message')) || `${name}:`
+    const defaults = await value('default')
+    const type = text(q.type) || 'input'
+    const base = {library: 'inquirer', message, name}
+    const validate = typeof q.validate === 'function' ? (v: unknown) => (q.validate as (v: unknown, a: Options) => unknown)(v, answers) : undefined
+    let answer = await checked(async (problem) => {
+      const asked = {...base, message: withProblem(message, problem)}
+      if (type === 'confirm') return send({...asked, default: defaults ?? true, kind: 'confirm'})
+      if (type === 'number') return send({...asked, default: defaults, kind: 'number'})
+      if (type === 'password') return send({...asked, kind: 'secret'})
+      if (['list', 'rawlist', 'expand', 'autocomplete', 'search-list'].includes(type) || (type !== 'checkbox' && 'choices' in q)) {
+        const choices = type === 'autocomplete' && typeof q.source === 'function' ? await (q.source as (a: Options, t: string) => unknown)(answers, '') : await value('choices')
+        return askChoice(asked, choicesOf(choices, ['name', 'short']), false, defaults)
+      }
+
+      if (type === 'checkbox') {
+        const choices = (await value('choices')) as Options[] | undefined
+        const checkedValues = Array.isArray(choices) ? choices.filter((c) => c && typeof c === 'object' && c.checked).map((c) => c.value) : []
+        return askChoice(asked, choicesOf(choices, ['name']), true, defaults ?? checkedValues)
+      }
+
+      return send({...asked, default: defaults, kind: 'text'})
+    }, validate)
+    if (typeof q.filter === 'function') answer = await (q.filter as (v: unknown, a: Options) => unknown)(answer, answers)
+    setPath(answers, name, answer)
+  }
+
+  return answers
+}
+
+function setPath(target: Options, path: string, value: unknown): void {
+  const parts = path.split('.')
+  let at = target
+  for (const part of parts.slice(0, -1)) at = (at[part] ??= {}) as Options
+  at[parts.at(-1)!] = value
+}
+
+/** `prompts(questions)` (terkelg/prompts): `type` may be a function or falsy (skipped), `format` applied after. */
+async function promptsLibrary(questions: unknown): Promise<Options> {
+  const answers: Options = {}
+  let previous: unknown
+  for (const q of [questions].flat() as Options[]) {
+    const value = (key: string) => (typeof q[key] === 'function' ? (q[key] as (p: unknown, a: Options, q: Options) => unknown)(previous, answers, q) : q[key])
+    const type = text(await value('type'))
+    if (!type) continue
+    const name = text(q.name)
+    const message = text(await value('message'))
+    const initial = await value('initial')
+    const base = {library: 'prompts', message, name}
+    const validate = typeof q.validate === 'function' ? (v: unknown) => (q.validate as (v: unknown, a: Options) => unknown)(v, answers) : undefined
+    let answer = await checked(async (problem) => {
+      const asked = {...base, message: withProblem(message, problem)}
+      switch (type) {
+        case 'confirm':
+        case 'toggle': {
+          return send({...asked, default: initial ?? false, kind: 'confirm'})
+        }
+
+        case 'number': {
+          return send({...asked, default: initial, kind: 'number'})
+        }
+
+        case 'password':
+        case 'invisible': {
+          return send({...asked, kind: 'secret'})
+        }
+
+        case 'select':
+        case 'autocomplete': {
+          // A choice without a value answers with its position, as prompts does.
+          const list = await value('choices')
+          const numbered = Array.isArray(list) ? list.map((c: unknown, i) => (c && typeof c === 'object' && !('value' in c) ? {...c, value: i} : c)) : list
+          return askChoice(asked, choicesOf(numbered, ['title']), false, initial)
+        }
+
+        case 'multiselect':
+        case 'autocompleteMultiselect': {
+          const list = (await value('choices')) as Options[] | undefined
+          const selected = Array.isArray(list) ? list.filter((c) => c && typeof c === 'object' && c.selected).map((c) => c.value) : []
+          return askChoice(asked, choicesOf(list, ['title']), true, selected)
+        }
+
+        case 'list': {
+          const line = text(await send({...asked, default: initial, kind: 'text'}))
+          return line.split(text(q.separator) || ',').map((s) => s.trim())
+        }
+
+        default: {
+          return send({...asked, default: initial, kind: 'text'})
+        }
+      }
+    }, validate)
+    if (typeof q.format === 'function') answer = await (q.format as (v: unknown, a: Options) => unknown)(answer, answers)
+    answers[name] = answer
+    previous = answer
+  }
+
+  return answers
+}
+
+/** enquirer's `prompt(questions)`: a select answers with the choice's name, as enquirer does. */
+async function enquirerLibrary(questions: unknown): Promise<Options> {
+  const answers: Options = {}
+  for (const q of [questions].flat() as Options[]) {
+    const value = async (key: string) => (typeof q[key] === 'function' && key !== 'validate' ? (q[key] as (a: Options) => unknown)(answers) : q[key])
+    if (await value('skip')) continue
+    const type = text(q.type) || 'input'
+    const name = text(await value('name'))
+    const message = text(await value('message')) || name
+    const initial = await value('initial')
+    const base = {library: 'enquirer', message, name}
+    const validate = typeof q.validate === 'function' ? (v: unknown) => (q.validate as (v: unknown) => unknown)(v) : undefined
+    let answer = await checked(async (problem) => {
+      const asked = {...base, message: withProblem(message, problem)}
+      if (type === 'confirm' || type === 'toggle') return send({...asked, default: initial ?? false, kind: 'confirm'})
+      if (type === 'number' || type === 'numeral') return send({...asked, default: initial, kind: 'number'})
+      if (type === 'password' || type === 'invisible') return send({...asked, kind: 'secret'})
+      const many = type === 'multiselect' || (type === 'autocomplete' && q.multiple === true)
+      if (['select', 'autocomplete', 'multiselect'].includes(type)) {
+        const choices = choicesOf(await value('choices'), ['message', 'name']).map((c, i) => {
+          const raw = (q.choices as unknown[])[i]
+          return {...c, value: raw && typeof raw === 'object' ? ((raw as Options).name ?? c.value) : raw}
+        })
+        return askChoice(asked, choices, many, initial)
+      }
+
+      return send({...asked, default: initial, kind: 'text'})
+    }, validate)
+    if (typeof q.result === 'function') answer = await (q.result as (v: unknown) => unknown)(answer)
+    answers[name] = answer
+  }
+
+  return answers
+}
+
+/** oclif's own `ux.prompt(name, {type, default})`, `ux.confirm(message)` and `ux.anykey(message)` (@oclif/core 1–3, cli-ux). */
+function oclifUx(exports: Options, library: string): void {
+  const prompt = exports.prompt
+  if (typeof prompt === 'function') {
+    exports.prompt = async (name: string, options: Options = {}) => {
+      const hidden = options.type === 'mask' || options.type === 'hide'
+      const message = text(name)
+      const answer = await send({default: options.default, kind: hidden ? 'secret' : 'text', library, message})
+      return text(answer) === '' && options.default !== undefined ? options.default : text(answer)
+    }
+  }
+
+  if (typeof exports.confirm === 'function') exports.confirm = async (message: string) => Boolean(await send({default: false, kind: 'confirm', library, message: text(message)}))
+  if (typeof exports.anykey === 'function') {
+    exports.anykey = async (message?: string) => {
+      const go = await send({default: true, kind: 'confirm', library, message: text(message) || 'Press any key to continue'})
+      if (!go) stopHere()
+    }
+  }
+}
+
+/** A bare `readline` question (`rl.question(query, cb)`, `readline/promises`), when it reads this process's stdin. */
+function readlineQuestions(): void {
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  const callbacks = require('node:readline') as {Interface: {prototype: Options}}
+  const promises = require('node:readline/promises') as {Interface: {prototype: Options}}
+  /* eslint-enable @typescript-eslint/no-require-imports */
+  const ask = (query: unknown) => send({kind: 'text', library: 'readline', message: text(query).trim()}).then(text)
+  const callbackQuestion = callbacks.Interface.prototype.question as (this: {input?: unknown}, ...args: unknown[]) => unknown
+  callbacks.Interface.prototype.question = function (this: {input?: unknown}, query: unknown, ...rest: unknown[]) {
+    if (this.input !== process.stdin) return callbackQuestion.call(this, query, ...rest)
+    const done = rest.find((r) => typeof r === 'function') as ((answer: string) => void) | undefined
+    void ask(query).then((answer) => done?.(answer))
+  }
+
+  const promiseQuestion = promises.Interface.prototype.question as (this: {input?: unknown}, ...args: unknown[]) => unknown
+  if (promiseQuestion === callbacks.Interface.prototype.question) return
+  promises.Interface.prototype.question = function (this: {input?: unknown}, query: unknown, ...rest: unknown[]) {
+    if (this.input !== process.stdin) return promiseQuestion.call(this, query, ...rest)
+    return ask(query)
+  }
+}
+
+// ---- putting the wrappers in place --------------------------------------------------------------------------------
+
+const INQUIRER_KINDS = new Set(['checkbox', 'confirm', 'editor', 'expand', 'input', 'number', 'password', 'rawlist', 'search', 'select'])
+const wrappedOf = new WeakMap<object, unknown>()
+
+/** A prompt function's stand-in: what `@inquirer/*` return is a promise with `cancel()`. */
+function promiseLike(promise: Promise<unknown>): Promise<unknown> {
+  return Object.assign(promise, {cancel() {}})
+}
+
+/**
+ * The library's exports with its prompts wrapped. `name` is the specifier it was loaded by (`@inquirer/select`,
+ * `inquirer`, `prompts`, `enquirer`) or `oclif-ux` for the ux prompt module. Objects are changed in place; a
+ * function export is given a stand-in, the same one each time.
+ */
+function wrap(name: string, exports: unknown): unknown {
+  if (!exports || (typeof exports !== 'object' && typeof exports !== 'function')) return exports
+  const target = exports as Options & {[WRAPPED]?: true}
+  if (target[WRAPPED]) return exports
+  const known = wrappedOf.get(target)
+  if (known) return known
+  let result: unknown = exports
+  if (name.startsWith('@inquirer/')) {
+    const kind = name.slice('@inquirer/'.length)
+    const original = (typeof exports === 'function' ? exports : target.default) as ((...args: unknown[]) => unknown) | undefined
+    if (typeof original === 'function') {
+      const stand = Object.assign((config: Options) => promiseLike(inquirerCore(kind, config ?? {})), original, {[WRAPPED]: true})
+      if (typeof exports === 'function') result = stand
+      else target.default = stand
+    }
+  } else if (name === 'inquirer') {
+    const holder = (typeof target.prompt === 'function' ? target : target.default) as Options | undefined
+    if (holder && typeof holder.prompt === 'function') {
+      const prompt = Object.assign((questions: unknown, answers?: unknown) => promiseLike(inquirerLegacy(questions, answers)), holder.prompt as object)
+      holder.prompt = prompt
+      if (typeof holder.createPromptModule === 'function') holder.createPromptModule = () => Object.assign((q: unknown, a?: unknown) => promiseLike(inquirerLegacy(q, a)), {registerPrompt() {}, restoreDefaultPrompts() {}, prompts: {}})
+    }
+  } else if (name === 'prompts' && typeof exports === 'function') {
+    const original = exports as ((...args: unknown[]) => unknown) & Options
+    const stand = Object.assign(function (this: unknown, questions: unknown, options?: unknown) {
+      // What the command injected or overrode itself (its tests' way to answer) is the library's to use.
+      if ((original._injected as unknown[] | undefined)?.length || Object.keys((original._override as Options | undefined) ?? {}).length > 0) return original.call(this, questions, options)
+      return promptsLibrary(questions)
+    }, original)
+    stand.prompt = stand
+    result = stand
+  } else if (name === 'enquirer') {
+    const klass = (typeof exports === 'function' ? exports : target.default) as (Options & {prototype: Options}) | undefined
+    if (klass?.prototype && typeof klass.prototype.prompt === 'function') {
+      klass.prototype.prompt = function (questions: unknown) {
+        return enquirerLibrary(questions)
+      }
+    }
+  } else if (name === 'oclif-ux') {
+    oclifUx(target, 'oclif ux')
+  }
+
+  Object.defineProperty(target, WRAPPED, {value: true})
+  wrappedOf.set(target, result)
+  return result
+}
+
+/** The specifiers whose exports are wrapped when required (ES module imports: prompt-hooks.mts). */
+export function wrappedName(request: string): string | undefined {
+  if (request === 'inquirer' || request === 'prompts' || request === 'enquirer') return request
+  if (request.startsWith('@inquirer/') && INQUIRER_KINDS.has(request.slice('@inquirer/'.length))) return request
+  return undefined
+}
+
+/** The ux prompt module of @oclif/core 1–3 (`lib/cli-ux/prompt.js`) and of cli-ux (`lib/prompt.js`). */
+const UX_PROMPT = /[/\\]node_modules[/\\](?:@oclif[/\\]core[/\\]lib[/\\]cli-ux|cli-ux[/\\]lib)[/\\]prompt\.js$/
+
+/** Where a worker's questions go: the address its call brings (a cold command has it from its environment). */
+export function connectTo(value: string | undefined): void {
+  address = value
+}
+
+type Load = (request: string, parent: unknown, isMain: boolean) => unknown
+const loader = Module as unknown as {_load: Load; _resolveFilename: (request: string, parent: unknown, isMain: boolean) => string}
+const load = loader._load
+loader._load = function (this: unknown, request: string, parent: unknown, isMain: boolean) {
+  const exports = load.call(this, request, parent, isMain)
+  const name = wrappedName(request)
+  if (name) return wrap(name, exports)
+  if (request.endsWith('prompt') || request.endsWith('prompt.js')) {
+    let file = ''
+    try {
+      file = loader._resolveFilename(request, parent, isMain)
+    } catch {
+      return exports
+    }
+
+    if (UX_PROMPT.test(file)) wrap('oclif-ux', exports)
+  }
+
+  return exports
+}
+
+;(globalThis as Record<symbol, unknown>)[BRIDGE] = {wrap}
+readlineQuestions()
+
+// ES modules: a hook thread that puts a wrapper in front of each library's module (Node 20.6 and later). Not in a
+// cold command that was handed secret arguments on file descriptor 3 (secret-argv.cjs, loaded just before): on Node
+// 20 starting the hook thread after that descriptor was read and closed never returns, and the command would hang.
+// Such a command's questions asked through an ES module library end it as a closed stdin always did.
+const register = (Module as unknown as {register?: (specifier: string, parent: string) => void}).register
+const secretsRead = Object.keys(require.cache).some((file) => /secret-argv\.cjs$/.test(file))
+if (typeof register === 'function' && !secretsRead) {
+  try {
+    register('./prompt-hooks.mjs', pathToFileURL(__filename).href)
+  } catch {
+    // A Node without the hooks: only what is required is caught.
+  }
+}
