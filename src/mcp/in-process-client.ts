@@ -103,6 +103,9 @@ export async function callToolInProcess(plan: ServerPlan, env: CallEnvironment, 
   const client = new Client({name: `${plan.info.name}-mcp-call`, version: plan.info.version}, ask ? {capabilities: {elicitation: {form: {}}}} : {})
   if (ask) {
     client.setRequestHandler('elicitation/create', async (request) => {
+      // The terminal answers yes/no confirmations only: a running command's own question is not asked there.
+      const form = request.params as {requestedSchema?: {properties?: Record<string, unknown>}}
+      if (!form.requestedSchema?.properties?.confirm) return {action: 'cancel'}
       const answer = await ask(String(request.params.message))
       return answer === 'accept' ? {action: 'accept', content: {confirm: true}} : {action: answer}
     })
