@@ -3,9 +3,7 @@ import {randomBytes} from 'node:crypto'
 import * as z from 'zod'
 
 import type {CallEnvironment} from '../tools/execution/call-environment.js'
-import type {AskOutcome, Asking, Question} from '../tools/execution/pipeline.js'
-
-import {ANSWER, type PromptOutcome, QUESTION_WAIT_MS, type QuestionForm} from '../tools/execution/command-questions.js'
+import {ANSWER, type AskOutcome, type Asking, type PromptOutcome, type Question, QUESTION_WAIT_MS, type QuestionForm} from '../tools/execution/pipeline.js'
 
 import {canonicalJson, shortHash} from '../tools/catalog/fingerprint.js'
 import {principalOf} from './principal.js'

@@ -15,6 +15,9 @@ import {REDACTED, type Redact, redactor, secretEnvValues} from './redact.js'
 import {resultBudget, UNKNOWN_HOST} from '../../settings/agent-hosts.js'
 import {errorResult} from './tool-result.js'
 import {type Prompting, type PromptOutcome, QUESTION_WAIT_MS, type QuestionForm} from './command-questions.js'
+
+// What the protocol edge (src/mcp/elicitation.ts) needs to ask a command's question.
+export {ANSWER, type PromptOutcome, QUESTION_WAIT_MS, type QuestionForm} from './command-questions.js'
 import type {ErrorCode} from '../../error-codes.js'
 
 const META = PLUGIN_NAME
@@ -206,7 +209,8 @@ async function resumedCall(tool: CommandTool, args: Record<string, unknown>, env
     return {ran: false, result: refusal(text, 'QUESTION_GONE', tool)}
   }
 
-  return parked.resume(resumed.outcome)
+  // What execute-command.ts parked: the same call's run (ParkedCalls knows no Ran, which would make a cycle).
+  return (await parked.resume(resumed.outcome)) as Ran
 }
 
 /** The boundary as this caller may see it: a read-only caller is told of no other command, not even by a suggestion. */
