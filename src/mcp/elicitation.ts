@@ -1,5 +1,5 @@
 import {acceptedContent, createRequestStateCodec, inputRequired, inputResponse, type McpServer, type ProtocolEra, type RequestStateCodec, type ServerContext} from '@modelcontextprotocol/server'
-import {randomBytes} from 'node:crypto'
+import {randomBytes, randomUUID} from 'node:crypto'
 import * as z from 'zod'
 
 import type {CallEnvironment} from '../tools/execution/call-environment.js'
@@ -80,12 +80,17 @@ export const LEGACY_HTTP_CANNOT_ASK = 'a 2025-era client over stateless HTTP can
  */
 export function askingFor(ctx: ServerContext, server: McpServer, era: ProtocolEra, overHttp: boolean, seal: QuestionSeal): Asking {
   if (era === 'modern') {
-    const envelope = ctx.mcpReq.envelope as {'io.modelcontextprotocol/clientCapabilities'?: {elicitation?: unknown}} | undefined
-    if (!envelope?.['io.modelcontextprotocol/clientCapabilities']?.elicitation) return {cannot: 'this client did not declare that it can be asked (elicitation)'}
+    const envelope = ctx.mcpReq.envelope as {'io.modelcontextprotocol/clientCapabilities'?: {elicitation?: {url?: unknown}}} | undefined
+    const elicitation = envelope?.['io.modelcontextprotocol/clientCapabilities']?.elicitation
+    if (!elicitation) return {cannot: 'this client did not declare that it can be asked (elicitation)'}
     return {
       ask: async (message, question) => inputRound(ctx, message, question, seal),
-      prompt: async (form, question, park) => ({pending: inputRequired({inputRequests: {[ANSWER]: inputRequired.elicit(form)}, requestState: await seal.seal(question, ctx, park)})}),
+      async prompt(form, question, park) {
+        const request = form.mode === 'url' ? inputRequired.elicitUrl({message: form.message, url: form.url}) : inputRequired.elicit({message: form.message, requestedSchema: form.requestedSchema})
+        return {pending: inputRequired({inputRequests: {[ANSWER]: request}, requestState: await seal.seal(question, ctx, park)})}
+      },
       resumed: async (question) => resumedRound(ctx, question, seal),
+      urls: Boolean(elicitation.url),
     }
   }
 
@@ -98,13 +103,15 @@ export function askingFor(ctx: ServerContext, server: McpServer, era: ProtocolEr
       return {answer: answer?.action === 'cancel' ? 'cancel' : 'decline'}
     },
     prompt: async (form) => formRound(ctx, form),
+    urls: Boolean(server.server.getClientCapabilities()?.elicitation?.url),
   }
 }
 
 /** A 2025-era elicitation (stdio) of a command's question, waiting up to QUESTION_WAIT_MS for the person. */
 async function formRound(ctx: ServerContext, form: QuestionForm): Promise<PromptOutcome> {
   try {
-    const answer = await ctx.mcpReq.elicitInput({mode: 'form', ...form}, {signal: ctx.mcpReq.signal, timeout: QUESTION_WAIT_MS})
+    const params = form.mode === 'url' ? {elicitationId: randomUUID(), message: form.message, mode: 'url' as const, url: form.url} : {message: form.message, mode: 'form' as const, requestedSchema: form.requestedSchema}
+    const answer = await ctx.mcpReq.elicitInput(params, {signal: ctx.mcpReq.signal, timeout: QUESTION_WAIT_MS})
     if (answer.action === 'accept') return {content: answer.content ?? {}}
     return {refused: answer.action === 'cancel' ? 'cancel' : 'decline'}
   } catch (error) {

@@ -26,8 +26,8 @@ interface Asked {
 function answering(client: Client, answers: Answer[]): Asked[] {
   const asked: Asked[] = []
   client.setRequestHandler('elicitation/create', async (request) => {
-    const params = request.params as {message: string; requestedSchema: {properties: Record<string, Record<string, unknown>>}}
-    asked.push({message: params.message, schema: params.requestedSchema.properties.answer})
+    const params = request.params as {message: string; mode?: string; requestedSchema?: {properties: Record<string, Record<string, unknown>>}; url?: string}
+    asked.push({message: params.message, schema: params.mode === 'url' ? {url: params.url} : params.requestedSchema!.properties.answer})
     const next = answers.shift()
     return next === undefined || next === 'decline' ? {action: 'decline'} : {action: 'accept', content: {answer: next.value as string}}
   })
@@ -53,7 +53,7 @@ const structured = (result: unknown) => (result as {structuredContent?: Record<s
 async function overStdio(target: CorpusCli, tool: string, args: Record<string, unknown>, answers: Answer[], options: {era?: 'modern'; files?: Record<string, string>} = {}) {
   const {env, home, work} = project(target, options.files)
   const transport = new StdioClientTransport({args: mcpArgv(target, 'stdio', ['--cwd', work, '--workers', '0']), command: nodeOf(target), cwd: work, env, stderr: 'pipe'})
-  const client = new Client({name: 'questions-corpus', version: '1'}, {capabilities: {elicitation: {form: {}}}, ...(options.era === 'modern' ? {versionNegotiation: {mode: {pin: '2026-07-28' as const}}} : {})})
+  const client = new Client({name: 'questions-corpus', version: '1'}, {capabilities: {elicitation: {form: {}, url: {}}}, ...(options.era === 'modern' ? {versionNegotiation: {mode: {pin: '2026-07-28' as const}}} : {})})
   const asked = answering(client, answers)
   try {
     await client.connect(transport)
@@ -122,5 +122,14 @@ describe('published CLIs that ask', () => {
     // The person's "Cancel" reached vtex, which ended on its own: not ended by a question.
     expect(structured(result).code).toBeUndefined()
     expect(structured(result).exitCode).toBe(0)
+  })
+
+  it('balena login --web (the open package, required): the login page goes to the person as a page to open; a decline ends the login', async () => {
+    const {asked, result} = await overStdio(cli('balena'), 'login', {web: true}, ['decline'])
+    expect(asked).toHaveLength(1)
+    expect(asked[0].message).toBe('"balena login" opens a page for you: Open this page in a browser to continue')
+    // The dashboard's login page, carrying the callback the command listens on (on loopback) for the token.
+    expect(String(asked[0].schema.url)).toMatch(/^https:\/\/dashboard\.balena-cloud\.com\/login\/cli\/http.*127\.0\.0\.1/)
+    expect(structured(result)).toMatchObject({code: 'QUESTION_DECLINED', question: {ended: 'declined', kind: 'url'}})
   })
 })

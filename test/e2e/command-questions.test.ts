@@ -23,16 +23,16 @@ function home(): {dir: string; env: Record<string, string>} {
 }
 
 /** A client that answers each elicitation with the next answer, and records the forms it was shown. */
-function answering(answers: Answer[]): {asked: {message: string; schema: Record<string, unknown>}[]; capabilities: ClientCapabilities; queue: Answer[]; setup: (client: Client) => void} {
+function answering(answers: Answer[], urls = false): {asked: {message: string; schema: Record<string, unknown>}[]; capabilities: ClientCapabilities; queue: Answer[]; setup: (client: Client) => void} {
   const asked: {message: string; schema: Record<string, unknown>}[] = []
   return {
     asked,
+    capabilities: {elicitation: urls ? {form: {}, url: {}} : {form: {}}},
     queue: answers,
-    capabilities: {elicitation: {form: {}}},
     setup(client) {
       client.setRequestHandler('elicitation/create', async (request) => {
-        const params = request.params as {message: string; requestedSchema: {properties: Record<string, unknown>}}
-        asked.push({message: params.message, schema: params.requestedSchema.properties.answer as Record<string, unknown>})
+        const params = request.params as {message: string; mode?: string; requestedSchema?: {properties: Record<string, unknown>}; url?: string}
+        asked.push({message: params.message, schema: params.mode === 'url' ? {url: params.url} : (params.requestedSchema!.properties.answer as Record<string, unknown>)})
         const next = answers.shift()
         if (next === undefined || next === 'decline') return {action: 'decline'}
         if (next === 'cancel') return {action: 'cancel'}
@@ -46,10 +46,10 @@ const ranWarm = (result: unknown) => Boolean((result as {_meta?: Record<string, 
 const structured = (result: unknown) => (result as {structuredContent?: Record<string, unknown>}).structuredContent ?? {}
 const stdoutJson = (result: unknown) => JSON.parse(String(structured(result).stdout).trim()) as Record<string, unknown>
 
-async function overStdio(era: Era, tool: string, answers: Answer[], options: {args?: Record<string, unknown>; capabilities?: false; warm?: boolean} = {}) {
+async function overStdio(era: Era, tool: string, answers: Answer[], options: {args?: Record<string, unknown>; capabilities?: false; urls?: boolean; warm?: boolean} = {}) {
   const {dir, env} = home()
   const answers0 = [...answers]
-  const answer = answering(answers)
+  const answer = answering(answers, options.urls)
   const connected = await connectTaskbox({
     args: ['--workers', options.warm ? '1' : '0'],
     bin: BIN,
@@ -105,6 +105,20 @@ describe('each prompt library, cold and warm (2025 era, stdio)', () => {
     const greeted = await overStdio('legacy', 'greet', [{value: 'Ada'}], {warm})
     expect(String(structured(greeted.result).stdout)).toBe('Hello, Ada!\n')
     if (warm) expect([picked, surveyed, greeted].map((r) => ranWarm(r.result))).toEqual([true, true, true])
+  })
+})
+
+describe('a page the command opens (the open package, imported)', () => {
+  it.each<Era>(['legacy', 'modern'])('goes to a client that can open pages as a URL elicitation, and the command goes on (%s era)', async (era) => {
+    const {asked, result} = await overStdio(era, 'weblogin', [{value: true}], {urls: true})
+    expect(asked).toEqual([{message: '"asking weblogin" opens a page for you: Open this page in a browser to continue', schema: {url: 'https://login.example.com/authorize?client=asking'}}])
+    expect(stdoutJson(result)).toEqual({loggedIn: true, with: 'browser'})
+  })
+
+  it('ends the command where the client cannot open pages, naming the flag and variable that log in without one', async () => {
+    const {asked, result} = await overStdio('legacy', 'weblogin', [])
+    expect(asked).toEqual([])
+    expect(structured(result)).toMatchObject({code: 'QUESTION_UNANSWERED', question: {avoidWith: ['--token or the environment variable ASKING_TOKEN'], ended: 'nobody', kind: 'url'}})
   })
 })
 

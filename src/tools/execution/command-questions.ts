@@ -21,14 +21,17 @@ export const ANSWER = 'answer'
 export type PromptOutcome = {content: Record<string, unknown>} | {pending: InputRequiredResult} | {refused: 'cancel' | 'decline'} | {unanswered: string}
 
 /** A question as a form (elicitation, form mode): one field of the question's own type. */
-export type QuestionForm = Pick<ElicitRequestFormParams, 'message' | 'requestedSchema'>
-type Field = QuestionForm['requestedSchema']['properties'][string]
+export type FormElicitation = Pick<ElicitRequestFormParams, 'message' | 'requestedSchema'> & {mode?: 'form'}
+/** What the person is asked: a form of one field, or (a page the command opens) a URL to open. */
+export type QuestionForm = FormElicitation | {message: string; mode: 'url'; url: string}
+type Field = FormElicitation['requestedSchema']['properties'][string]
 
 /** Why a command's question ended it. */
 export type StopReason = 'background' | 'cancelled' | 'declined' | 'nobody' | 'secret' | 'too-many' | 'unanswered'
 
 /** The form that asks `question` of the person, saying which command asks it. */
 export function formOf(question: CommandQuestion, asker: string): QuestionForm {
+  if (question.kind === 'url') return {message: `${asker} opens a page for you: ${question.message}`, mode: 'url', url: question.url ?? ''}
   const {choices = [], kind} = question
   const fallback = typeof question.default === 'number' ? question.default : undefined
   let field: Field
@@ -67,6 +70,10 @@ export function answerFrom(question: CommandQuestion, content: Record<string, un
   const given = content[ANSWER]
   const choices = question.choices ?? []
   switch (question.kind) {
+    case 'url': {
+      return {value: true}
+    }
+
     case 'confirm': {
       return typeof given === 'boolean' ? {value: given} : given === 'true' || given === 'false' ? {value: given === 'true'} : undefined
     }
@@ -132,7 +139,8 @@ export function avoidingFlags(tool: CommandTool, question: CommandQuestion): str
     const shown = param.kind === 'flag' ? `--${param.name}` : `<${param.name}>`
     const named = param.property === param.name ? shown : `${shown} (parameter "${param.property}")`
     const env = param.kind === 'flag' && param.env ? ` or the environment variable ${param.env}` : ''
-    if (asksForSecret(question)) {
+    // A secret, or a login page: the credentials the command can be given instead.
+    if (asksForSecret(question) || question.kind === 'url') {
       if (param.secret || (param.kind === 'flag' && param.env && isSecretName(param.env))) found.push([3, `${named}${env}`])
       continue
     }
@@ -189,7 +197,7 @@ export function stopMessage(reason: StopReason, question: CommandQuestion, comma
 export const STOP: QuestionReply = {stop: true}
 
 /** How a call's command questions reach the person: a form at a time, or the reason nobody can be asked. */
-export type Prompting = {ask: (form: QuestionForm, park: string) => Promise<PromptOutcome>} | {cannot: string}
+export type Prompting = {ask: (form: QuestionForm, park: string) => Promise<PromptOutcome>; urls: boolean} | {cannot: string}
 
 interface Waiting {
   question: CommandQuestion
@@ -254,6 +262,7 @@ export class CallQuestions {
     const {question} = waiting
     if ('cannot' in this.prompting) return this.stop(waiting, 'nobody', this.prompting.cannot)
     if (asksForSecret(question)) return this.stop(waiting, 'secret')
+    if (question.kind === 'url' && !this.prompting.urls) return this.stop(waiting, 'nobody', 'this client cannot open a page for the person (URL-mode elicitation)')
     if (this.asked.length >= MAX_QUESTIONS) return this.stop(waiting, 'too-many')
     this.asked.push({answered: false, kind: question.kind, message: question.message})
     const outcome = await this.prompting.ask(formOf(question, this.asker), park)

@@ -37,6 +37,8 @@ export type Asking =
       ask: (message: string, question: Question) => Promise<AskOutcome>
       /** Asks a running command's question (`park` names the command a 2026-07-28 round's answer goes back to). */
       prompt?: (form: QuestionForm, question: Question, park: string) => Promise<PromptOutcome>
+      /** The client can be given a page to open (URL-mode elicitation). */
+      urls?: boolean
       /** 2026-07-28: the round answers a question a running command asked ('spent': that answer was given before). */
       resumed?: (question: Question) => Promise<'spent' | undefined | {outcome: PromptOutcome; park: string}>
     }
@@ -191,7 +193,7 @@ function promptingFor(tool: CommandTool, args: Record<string, unknown>, key: unk
   if (!prompt) return {cannot: 'this client cannot be asked a command\'s questions'}
   // A 2026-07-28 question ends the round: the idempotency record of a call must be its result, not a question.
   if (typeof key === 'string' && asking.resumed) return {cannot: 'a call with an idempotencyKey cannot wait between rounds for the person\'s answer'}
-  return {ask: (form, park) => prompt(form, {args, tool: tool.name}, park)}
+  return {ask: (form, park) => prompt(form, {args, tool: tool.name}, park), urls: asking.urls === true}
 }
 
 /**

@@ -12,12 +12,13 @@
  * The server's address comes in OCLIF_MCP_PROMPTS (`<socket>#<token>`), removed before the command runs; a worker
  * hands it over with its call (`connectTo`). Only Node built-ins here: this runs inside the host CLI's process.
  */
+import {EventEmitter} from 'node:events'
 import {createConnection, type Socket} from 'node:net'
 import Module from 'node:module'
 import {pathToFileURL} from 'node:url'
 
 /** What a question is: its kind decides the form field the person gets. */
-type Kind = 'checkbox' | 'confirm' | 'number' | 'secret' | 'select' | 'text'
+type Kind = 'checkbox' | 'confirm' | 'number' | 'secret' | 'select' | 'text' | 'url'
 
 /** A question as it goes to the server; choices are the labels the person sees, answered by their positions. */
 interface Question {
@@ -28,6 +29,8 @@ interface Question {
   message: string
   /** The answer's name in the command's code (inquirer's and prompts' `name`), when it has one. */
   name?: string
+  /** A page the command opens for the person (a browser login): the person is asked to open it. */
+  url?: string
 }
 
 interface Choice {
@@ -392,6 +395,29 @@ function readlineQuestions(): void {
   }
 }
 
+/**
+ * The `open` package (a browser login, a dashboard): a web page goes to the person as a page to open (URL-mode
+ * elicitation) and the command goes on once they agreed; anything else (a file, an app) opens as the library would.
+ * What `open` resolves to is the browser's process; the stand-in is one that has already gone its way.
+ */
+function openPage(original: (...args: unknown[]) => unknown): (target: unknown, options?: unknown) => unknown {
+  return async (target, options) => {
+    const url = text(target)
+    if (!/^https?:\/\//i.test(url)) return original(target, options)
+    await send({kind: 'url', library: 'open', message: 'Open this page in a browser to continue', url})
+    return Object.assign(new EventEmitter(), {
+      kill: () => false,
+      pid: undefined,
+      ref() {
+        return this
+      },
+      unref() {
+        return this
+      },
+    })
+  }
+}
+
 // ---- putting the wrappers in place --------------------------------------------------------------------------------
 
 const INQUIRER_KINDS = new Set(['checkbox', 'confirm', 'editor', 'expand', 'input', 'number', 'password', 'rawlist', 'search', 'select'])
@@ -445,6 +471,13 @@ function wrap(name: string, exports: unknown): unknown {
         return enquirerLibrary(questions)
       }
     }
+  } else if (name === 'open') {
+    const original = (typeof exports === 'function' ? exports : target.default) as ((...args: unknown[]) => unknown) | undefined
+    if (typeof original === 'function') {
+      const stand = Object.assign(openPage(original), original, {[WRAPPED]: true})
+      if (typeof exports === 'function') result = stand
+      else target.default = stand
+    }
   } else if (name === 'oclif-ux') {
     oclifUx(target, 'oclif ux')
   }
@@ -456,7 +489,7 @@ function wrap(name: string, exports: unknown): unknown {
 
 /** The specifiers whose exports are wrapped when required (ES module imports: prompt-hooks.mts). */
 export function wrappedName(request: string): string | undefined {
-  if (request === 'inquirer' || request === 'prompts' || request === 'enquirer') return request
+  if (request === 'inquirer' || request === 'prompts' || request === 'enquirer' || request === 'open') return request
   if (request.startsWith('@inquirer/') && INQUIRER_KINDS.has(request.slice('@inquirer/'.length))) return request
   return undefined
 }

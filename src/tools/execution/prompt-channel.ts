@@ -8,7 +8,7 @@ import {join} from 'node:path'
 // local socket of the server's own, in a directory only its user can enter, and a token per call, so a question
 // reaches the call whose command asked it and nothing else can ask.
 
-export type QuestionKind = 'checkbox' | 'confirm' | 'number' | 'secret' | 'select' | 'text'
+export type QuestionKind = 'checkbox' | 'confirm' | 'number' | 'secret' | 'select' | 'text' | 'url'
 
 /** A command's question as its prompt library put it. */
 export interface CommandQuestion {
@@ -22,6 +22,8 @@ export interface CommandQuestion {
   message: string
   /** The answer's name in the command's code, when the library has one. */
   name?: string
+  /** kind `url`: the web page the command opens for the person (its browser login). */
+  url?: string
 }
 
 /** The answer that goes back to the command, or the end of the command. */
@@ -29,7 +31,8 @@ export type QuestionReply = {answer: unknown} | {stop: true}
 
 export type QuestionHandler = (question: CommandQuestion) => Promise<QuestionReply>
 
-const KINDS = new Set<QuestionKind>(['checkbox', 'confirm', 'number', 'secret', 'select', 'text'])
+const KINDS = new Set<QuestionKind>(['checkbox', 'confirm', 'number', 'secret', 'select', 'text', 'url'])
+const MAX_URL = 8192
 /** A line longer than this is not a question (a list of choices this long would not be one either). */
 const MAX_LINE = 1024 * 1024
 const MAX_CHOICES = 500
@@ -41,6 +44,7 @@ export function parseQuestion(value: unknown): CommandQuestion | undefined {
   if (!KINDS.has(q.kind as QuestionKind) || typeof q.message !== 'string' || typeof q.library !== 'string') return undefined
   const choices = Array.isArray(q.choices) ? q.choices.slice(0, MAX_CHOICES).map(String) : undefined
   if ((q.kind === 'select' || q.kind === 'checkbox') && (!choices || choices.length === 0)) return undefined
+  if (q.kind === 'url' && (typeof q.url !== 'string' || q.url.length > MAX_URL || !/^https?:\/\//i.test(q.url))) return undefined
   return {
     ...(choices ? {choices} : {}),
     ...(q.default === undefined ? {} : {default: q.default}),
@@ -48,6 +52,7 @@ export function parseQuestion(value: unknown): CommandQuestion | undefined {
     library: q.library.slice(0, 100),
     message: q.message.slice(0, 4000),
     ...(typeof q.name === 'string' && q.name ? {name: q.name.slice(0, 200)} : {}),
+    ...(q.kind === 'url' ? {url: q.url as string} : {}),
   }
 }
 

@@ -3,7 +3,7 @@
  * small module in front of it that re-exports the library with its prompts wrapped by the bridge of the command's
  * own thread. The library itself loads unchanged, from its own file.
  */
-const NAMES = /^(?:inquirer|prompts|enquirer|@inquirer\/(?:checkbox|confirm|editor|expand|input|number|password|rawlist|search|select))$/
+const NAMES = /^(?:inquirer|prompts|enquirer|open|@inquirer\/(?:checkbox|confirm|editor|expand|input|number|password|rawlist|search|select))$/
 const MARK = 'oclif-mcp-prompt'
 
 interface Resolved {

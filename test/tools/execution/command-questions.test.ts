@@ -2,7 +2,7 @@ import {describe, expect, it} from '@jest/globals'
 
 import type {CommandTool} from '../../../src/tools/catalog/registry.js'
 
-import {answerFrom, asksForSecret, avoidingFlags, formOf} from '../../../src/tools/execution/command-questions.js'
+import {answerFrom, asksForSecret, avoidingFlags, type FormElicitation, formOf} from '../../../src/tools/execution/command-questions.js'
 import {parseQuestion} from '../../../src/tools/execution/prompt-channel.js'
 
 /** The parts of a command tool the question helpers read: its parameters and its flags' definitions. */
@@ -12,16 +12,28 @@ function tool(params: CommandTool['input']['params'], flags: Record<string, {des
 
 const flag = (name: string, extra: Partial<{env: string; secret: boolean; type: 'boolean' | 'option'}> = {}) => ({allowNo: false, kind: 'flag' as const, multiple: false, name, property: name, secret: false, type: 'option' as const, ...extra})
 
+/** A question that is not a page to open becomes a form. */
+const form = (...args: Parameters<typeof formOf>) => formOf(...args) as FormElicitation
+
 describe('a question as a form', () => {
   it('takes the field of its kind, with its default', () => {
     expect(formOf({choices: ['a', 'b'], default: 1, kind: 'select', library: 'x', message: 'Which?'}, '"cli cmd"')).toEqual({
       message: '"cli cmd" asks: Which?',
       requestedSchema: {properties: {answer: {default: 'b', enum: ['a', 'b'], title: 'Choice', type: 'string'}}, required: ['answer'], type: 'object'},
     })
-    expect(formOf({choices: ['a', 'b', 'c'], default: [0, 2], kind: 'checkbox', library: 'x', message: 'Which?'}, 'c').requestedSchema.properties.answer).toEqual({default: ['a', 'c'], items: {enum: ['a', 'b', 'c'], type: 'string'}, title: 'Choices', type: 'array'})
-    expect(formOf({default: true, kind: 'confirm', library: 'x', message: 'Sure?'}, 'c').requestedSchema.properties.answer).toEqual({default: true, title: 'Yes', type: 'boolean'})
-    expect(formOf({default: 3, kind: 'number', library: 'x', message: 'How many?'}, 'c').requestedSchema.properties.answer).toEqual({default: 3, title: 'Number', type: 'number'})
-    expect(formOf({default: 'x', kind: 'text', library: 'x', message: 'Name?'}, 'c').requestedSchema).toEqual({properties: {answer: {default: 'x', title: 'Answer', type: 'string'}}, required: [], type: 'object'})
+    expect(form({choices: ['a', 'b', 'c'], default: [0, 2], kind: 'checkbox', library: 'x', message: 'Which?'}, 'c').requestedSchema.properties.answer).toEqual({default: ['a', 'c'], items: {enum: ['a', 'b', 'c'], type: 'string'}, title: 'Choices', type: 'array'})
+    expect(form({default: true, kind: 'confirm', library: 'x', message: 'Sure?'}, 'c').requestedSchema.properties.answer).toEqual({default: true, title: 'Yes', type: 'boolean'})
+    expect(form({default: 3, kind: 'number', library: 'x', message: 'How many?'}, 'c').requestedSchema.properties.answer).toEqual({default: 3, title: 'Number', type: 'number'})
+    expect(form({default: 'x', kind: 'text', library: 'x', message: 'Name?'}, 'c').requestedSchema).toEqual({properties: {answer: {default: 'x', title: 'Answer', type: 'string'}}, required: [], type: 'object'})
+  })
+
+  it('a page the command opens is a page for the person to open, not a form', () => {
+    expect(formOf({kind: 'url', library: 'open', message: 'Open this page in a browser to continue', url: 'https://example.com/login?state=1'}, '"cli login"')).toEqual({
+      message: '"cli login" opens a page for you: Open this page in a browser to continue',
+      mode: 'url',
+      url: 'https://example.com/login?state=1',
+    })
+    expect(parseQuestion({kind: 'url', library: 'open', message: 'm', url: 'file:///etc/passwd'})).toBeUndefined()
   })
 
   it('maps the content back to what the command gets, and refuses content that does not answer', () => {
