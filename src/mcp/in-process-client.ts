@@ -1,4 +1,4 @@
-import {Client} from '@modelcontextprotocol/client'
+import {Client, type ClientCapabilities, type ElicitResult} from '@modelcontextprotocol/client'
 import {type CallToolResult, InMemoryTransport} from '@modelcontextprotocol/server'
 
 import type {CommandTool} from '../tools/catalog/registry.js'
@@ -87,25 +87,32 @@ function unknownTool(plan: ServerPlan, name: string, listed: readonly string[]):
 /** Asks the person a yes/no question (see cli/terminal-ask.ts). */
 export type Asker = (question: string) => Promise<'accept' | 'cancel' | 'decline'>
 
+/** Asks the person a running command's question, given as the elicitation's parameters (see cli/terminal-ask.ts). */
+export type FormAsker = (form: {message: string; mode?: string; requestedSchema?: {properties?: Record<string, Record<string, unknown>>}; url?: string}) => Promise<{action: 'accept'; content: Record<string, unknown>} | {action: 'cancel' | 'decline'}>
+
 /**
  * Calls one tool of the real server, in this process: the same factory, schema validation, capability boundary,
  * call pipeline and results as `mcp stdio` and `mcp serve`, over the SDK's in-memory transport and the official
- * client. With `ask`, the client declares elicitation and puts the server's questions (a destructive command under
- * --confirm-destructive) to the person; without it, it cannot be asked. Unknown tools are refused
+ * client. With `ask`, the client declares elicitation and puts the server's confirmations (a destructive command
+ * under --confirm-destructive) to the person; with `form`, a running command's questions too; without either,
+ * nobody can be asked. Unknown tools are refused
  * (CallRequestError) before anything runs. Client and server are closed before it returns.
  */
-export async function callToolInProcess(plan: ServerPlan, env: CallEnvironment, name: string, args: Record<string, unknown>, ask?: Asker): Promise<CallToolResult> {
+export async function callToolInProcess(plan: ServerPlan, env: CallEnvironment, name: string, args: Record<string, unknown>, ask?: Asker, form?: FormAsker): Promise<CallToolResult> {
   // The server answers every tool a host may list (plan.callable: see createServerFactory).
   const names = plan.callable.map((entry) => entry.tool.name)
   if (!names.includes(name)) throw unknownTool(plan, name, names)
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
   const server = createServerFactory(plan, env)()
-  const client = new Client({name: `${plan.info.name}-mcp-call`, version: plan.info.version}, ask ? {capabilities: {elicitation: {form: {}}}} : {})
-  if (ask) {
-    client.setRequestHandler('elicitation/create', async (request) => {
-      // The terminal answers yes/no confirmations only: a running command's own question is not asked there.
-      const form = request.params as {requestedSchema?: {properties?: Record<string, unknown>}}
-      if (!form.requestedSchema?.properties?.confirm) return {action: 'cancel'}
+  const capabilities: ClientCapabilities | undefined = form ? {elicitation: {form: {}, url: {}}} : ask ? {elicitation: {form: {}}} : undefined
+  const client = new Client({name: `${plan.info.name}-mcp-call`, version: plan.info.version}, capabilities ? {capabilities} : {})
+  if (capabilities) {
+    client.setRequestHandler('elicitation/create', async (request): Promise<ElicitResult> => {
+      const params = request.params as Parameters<FormAsker>[0]
+      // A running command's question (a form of one `answer`, or a page), else the confirmation of a destructive call.
+      // (The terminal's answer is of the field's own type, which the server checks against the question.)
+      if (!params.requestedSchema?.properties?.confirm) return form ? ((await form(params)) as ElicitResult) : {action: 'cancel'}
+      if (!ask) return {action: 'cancel'}
       const answer = await ask(String(request.params.message))
       return answer === 'accept' ? {action: 'accept', content: {confirm: true}} : {action: answer}
     })

@@ -4,6 +4,7 @@
 import {afterAll, describe, expect, it} from '@jest/globals'
 import {Client, type ClientCapabilities} from '@modelcontextprotocol/client'
 import {StreamableHTTPClientTransport} from '@modelcontextprotocol/client'
+import {spawn} from 'node:child_process'
 import {existsSync, readFileSync} from 'node:fs'
 import {join, resolve} from 'node:path'
 
@@ -179,3 +180,45 @@ describe('over HTTP', () => {
     expect(structured(result)).toMatchObject({code: 'QUESTION_UNANSWERED', question: {ended: 'nobody'}})
   })
 })
+
+/**
+ * `asking mcp call TOOL` with a pseudo-terminal (util-linux `script`): each time the next of `prompts` is on the screen,
+ * the keyboard types the next line of `typed`.
+ */
+function callAtTerminal(tool: string, prompts: string[], typed: string[], env: Record<string, string>): Promise<{code: null | number; output: string}> {
+  const line = [process.execPath, BIN, 'mcp', 'call', tool, '--args', '{}'].map((a) => `'${a.replaceAll("'", String.raw`'\''`)}'`).join(' ')
+  const child = spawn('script', ['-qec', line, '/dev/null'], {cwd: space.dir, env, stdio: ['pipe', 'pipe', 'pipe']})
+  let output = ''
+  let answered = 0
+  child.stdout.on('data', (chunk: Buffer) => {
+    output += chunk
+    while (answered < prompts.length && output.includes(prompts[answered])) child.stdin.write(`${typed[answered++]}\n`)
+  })
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk))
+  const timer = setTimeout(() => child.kill('SIGKILL'), 60_000)
+  return new Promise((resolve) => {
+    child.on('close', (code) => {
+      clearTimeout(timer)
+      resolve({code, output})
+    })
+  })
+}
+
+describe('mcp call at a terminal', () => {
+  it('asks the command\'s questions there: a choice by its number, yes/no, a line of text', async () => {
+    const {env} = home()
+    const {code, output} = await callAtTerminal('deploy', ['Which environment?', 'Deploy to production?', 'A note for the log'], ['2', 'y', 'typed here'], env)
+    expect(output).toContain('  1. Staging\r\n  2. Production')
+    expect(output).toContain('{"deployed":true,"environment":"production","note":"typed here"}')
+    expect(code).toBe(0)
+  })
+
+  it('a page to open is shown, and "n" stops the command', async () => {
+    const {env} = home()
+    const {code, output} = await callAtTerminal('weblogin', ['Open it in your browser'], ['n'], env)
+    expect(output).toContain('https://login.example.com/authorize?client=asking')
+    expect(output).toContain('the person declined to answer')
+    expect(code).toBe(1)
+  })
+})
+

@@ -4,7 +4,7 @@ import {Args, Flags} from '@oclif/core'
 import {HostCommand} from '../../host/command.js'
 import {CallRequestError, callToolInProcess, readToolArguments, resultText, secretKeysIn} from '../../mcp/in-process-client.js'
 import {prepareServerFor} from '../../mcp/lifecycle.js'
-import {terminalAsker} from '../../cli/terminal-ask.js'
+import {terminalAsker, terminalFormAsker} from '../../cli/terminal-ask.js'
 import {serverFlags} from '../../settings/server-options.js'
 
 function withoutForeground<T extends {foreground: unknown}>(flags: T): Omit<T, 'foreground'> {
@@ -54,7 +54,8 @@ With --confirm-destructive, a destructive command is put to you at the terminal 
         this.warn(`--args holds ${secret.map((key) => `"${key}"`).join(', ')}, named like a secret: this command's own command line, readable by every local user while it runs, shows it. Pass the arguments on standard input instead (echo '{…}' | ${this.config.bin} … ${args.tool}).`)
       }
 
-      result = await callToolInProcess(prepared.plan, prepared.env, args.tool, toolArgs, ask)
+      // A running command's questions are asked at the terminal too, where there is one.
+      result = await callToolInProcess(prepared.plan, prepared.env, args.tool, toolArgs, ask, terminalFormAsker())
     } catch (error) {
       if (error instanceof CallRequestError) this.error(error.message, {code: error.code, exit: 2, suggestions: error.suggestions})
       throw error
