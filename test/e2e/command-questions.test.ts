@@ -109,6 +109,13 @@ describe('each prompt library, cold and warm (2025 era, stdio)', () => {
   })
 })
 
+describe('a cold command given a secret argument (read from its own pipe before the CLI runs)', () => {
+  it('still has its ES-module prompts caught, and gets the secret whole', async () => {
+    const {result} = await overStdio('legacy', 'deploy', [{value: 'Staging'}, {value: true}, {value: 'n'}], {args: {'api-key': 'k3y-with-9'}})
+    expect(stdoutJson(result)).toEqual({deployed: true, environment: 'staging', keyLength: 10, note: 'n'})
+  })
+})
+
 describe('a page the command opens (the open package, imported)', () => {
   it.each<Era>(['legacy', 'modern'])('goes to a client that can open pages as a URL elicitation, and the command goes on (%s era)', async (era) => {
     const {asked, result} = await overStdio(era, 'weblogin', [{value: true}], {urls: true})

@@ -16,6 +16,7 @@ import {EventEmitter} from 'node:events'
 import {createConnection, type Socket} from 'node:net'
 import Module from 'node:module'
 import {pathToFileURL} from 'node:url'
+import {isMainThread} from 'node:worker_threads'
 
 /** What a question is: its kind decides the form field the person gets. */
 type Kind = 'checkbox' | 'confirm' | 'number' | 'secret' | 'select' | 'text' | 'url'
@@ -526,13 +527,10 @@ loader._load = function (this: unknown, request: string, parent: unknown, isMain
 ;(globalThis as Record<symbol, unknown>)[BRIDGE] = {wrap}
 readlineQuestions()
 
-// ES modules: a hook thread that puts a wrapper in front of each library's module (Node 20.6 and later). Not in a
-// cold command that was handed secret arguments on file descriptor 3 (secret-argv.cjs, loaded just before): on Node
-// 20 starting the hook thread after that descriptor was read and closed never returns, and the command would hang.
-// Such a command's questions asked through an ES module library end it as a closed stdin always did.
+// ES modules: a hook thread that puts a wrapper in front of each library's module (Node 20.6 and later). Registered by
+// the main thread only: this file is preloaded (`--require`), and Node runs preloads again in the hooks thread itself.
 const register = (Module as unknown as {register?: (specifier: string, parent: string) => void}).register
-const secretsRead = Object.keys(require.cache).some((file) => /secret-argv\.cjs$/.test(file))
-if (typeof register === 'function' && !secretsRead) {
+if (typeof register === 'function' && isMainThread) {
   try {
     register('./prompt-hooks.mjs', pathToFileURL(__filename).href)
   } catch {

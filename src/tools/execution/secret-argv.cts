@@ -7,6 +7,7 @@
  * otherwise get the placeholder as its value.
  */
 import {closeSync, readSync} from 'node:fs'
+import {isMainThread} from 'node:worker_threads'
 
 const SECRETS_FD = 3
 /** argv.ts SECRET_PLACEHOLDER (this file is CommonJS and loads before anything else: it imports nothing of ours). */
@@ -41,22 +42,32 @@ function readAll(): Buffer {
   }
 }
 
-let entries: unknown
-try {
-  entries = JSON.parse(readAll().toString('utf8'))
-} catch (error) {
-  fail((error as Error).message)
-} finally {
+/** Reads the entries from the pipe, closes it, and puts them into process.argv. */
+function putSecretsInPlace(): void {
+  let entries: unknown
   try {
-    closeSync(SECRETS_FD)
-  } catch {
-    // Already closed, or never open (then reading failed and said so).
+    entries = JSON.parse(readAll().toString('utf8'))
+  } catch (error) {
+    fail((error as Error).message)
+  } finally {
+    try {
+      closeSync(SECRETS_FD)
+    } catch {
+      // Already closed, or never open (then reading failed and said so).
+    }
+  }
+
+  if (!Array.isArray(entries)) fail('not a list')
+  for (const item of entries as unknown[]) {
+    const [position, entry] = Array.isArray(item) ? (item as unknown[]) : []
+    if (typeof position !== 'number' || typeof entry !== 'string' || !process.argv[position]?.endsWith(PLACEHOLDER)) fail('no placeholder where one was named')
+    process.argv[position] = entry
   }
 }
 
-if (!Array.isArray(entries)) fail('not a list')
-for (const item of entries as unknown[]) {
-  const [position, entry] = Array.isArray(item) ? (item as unknown[]) : []
-  if (typeof position !== 'number' || typeof entry !== 'string' || !process.argv[position]?.endsWith(PLACEHOLDER)) fail('no placeholder where one was named')
-  process.argv[position] = entry
-}
+// `--require` preloads run again in every worker thread of this process, Node's module-hooks thread (module.register)
+// among them. Descriptor 3 and process.argv are the main thread's: a worker that read the pipe would take the secrets
+// (the main thread then reads EBADF), and after the main thread closed it, fd 3 is some other descriptor of this
+// process (libuv's /dev/null reserve, an epoll fd): reading it fails, fail() ends that worker, and a hooks thread that
+// ends while it starts leaves module.register() waiting for it forever.
+if (isMainThread) putSecretsInPlace()
