@@ -48,16 +48,25 @@ function project(target: CorpusCli, files: Record<string, string> = {}): {env: R
   return {env, home, work}
 }
 
+const ranWarm = (result: unknown) => Boolean((result as {_meta?: Record<string, {warm?: boolean}>})._meta?.['oclif-plugin-mcp/run']?.warm)
 const structured = (result: unknown) => (result as {structuredContent?: Record<string, unknown>}).structuredContent ?? {}
 
-async function overStdio(target: CorpusCli, tool: string, args: Record<string, unknown>, answers: Answer[], options: {era?: 'modern'; files?: Record<string, string>} = {}) {
+async function overStdio(target: CorpusCli, tool: string, args: Record<string, unknown>, answers: Answer[], options: {era?: 'modern'; files?: Record<string, string>; warm?: boolean} = {}) {
   const {env, home, work} = project(target, options.files)
-  const transport = new StdioClientTransport({args: mcpArgv(target, 'stdio', ['--cwd', work, '--workers', '0']), command: nodeOf(target), cwd: work, env, stderr: 'pipe'})
+  const transport = new StdioClientTransport({args: mcpArgv(target, 'stdio', ['--cwd', work, '--workers', options.warm ? '1' : '0']), command: nodeOf(target), cwd: work, env, stderr: 'pipe'})
   const client = new Client({name: 'questions-corpus', version: '1'}, {capabilities: {elicitation: {form: {}, url: {}}}, ...(options.era === 'modern' ? {versionNegotiation: {mode: {pin: '2026-07-28' as const}}} : {})})
   const asked = answering(client, answers)
   try {
     await client.connect(transport)
-    const result = await client.callTool({arguments: args, name: tool}, {timeout: 300_000})
+    const first = [...answers]
+    let result = await client.callTool({arguments: args, name: tool}, {timeout: 300_000})
+    // Warm: workers start after a first call, so the call is made again, with the same answers, until a worker ran it.
+    for (let i = 0; options.warm && !ranWarm(result) && i < 10; i++) {
+      asked.length = 0
+      answers.push(...first)
+      result = await client.callTool({arguments: args, name: tool}, {timeout: 300_000})
+    }
+
     return {asked, home, result, work}
   } finally {
     await client.close().catch(() => {})
@@ -75,12 +84,17 @@ describe('published CLIs that ask', () => {
     expect(String(structured(result).stdout)).toContain('Generating mycli')
   })
 
-  it('rdme openapi validate (prompts): which of the definitions found to validate, over stdio and over 2026-07-28 HTTP', async () => {
+  it('rdme openapi validate (prompts): which of the definitions found to validate, cold and warm over stdio, and over 2026-07-28 HTTP', async () => {
     const spec = JSON.stringify({info: {title: 'T', version: '1'}, openapi: '3.0.0', paths: {}})
     const files = {'work/a.json': spec, 'work/b.json': spec}
     const {asked, result} = await overStdio(cli('rdme'), 'openapi_validate', {}, [{value: 'b.json'}], {files})
     expect(asked[0].schema).toMatchObject({enum: ['a.json', 'b.json']})
     expect(String(structured(result).stdout)).toContain('b.json is a valid OpenAPI API definition')
+    // The same through a warm worker (its modules, prompts among them, loaded before the call).
+    const warm = await overStdio(cli('rdme'), 'openapi_validate', {}, [{value: 'a.json'}], {files, warm: true})
+    expect(ranWarm(warm.result)).toBe(true)
+    expect(warm.asked).toHaveLength(1)
+    expect(String(structured(warm.result).stdout)).toContain('a.json is a valid OpenAPI API definition')
 
     const {env, work} = project(cli('rdme'), files)
     const child = spawn(nodeOf(cli('rdme')), mcpArgv(cli('rdme'), 'serve', ['--port', '0', '--cwd', work, '--workers', '0']), {cwd: work, env, stdio: ['ignore', 'pipe', 'pipe']})

@@ -503,25 +503,56 @@ export function connectTo(value: string | undefined): void {
   address = value
 }
 
-type Load = (request: string, parent: unknown, isMain: boolean) => unknown
-const loader = Module as unknown as {_load: Load; _resolveFilename: (request: string, parent: unknown, isMain: boolean) => string}
-const load = loader._load
-loader._load = function (this: unknown, request: string, parent: unknown, isMain: boolean) {
-  const exports = load.call(this, request, parent, isMain)
-  const name = wrappedName(request)
-  if (name) return wrap(name, exports)
-  if (request.endsWith('prompt') || request.endsWith('prompt.js')) {
-    let file = ''
+type Compile = (this: unknown, module: {exports: unknown}, filename: string) => void
+const loader = Module as unknown as {_extensions: Record<string, Compile>; _resolveFilename: (request: string, parent: unknown, isMain: boolean) => string}
+
+/** A prompt library's package and the directory it sits in, from a file's path. */
+const LIBRARY_FILE = /^(.*[/\\]node_modules)[/\\]((?:@inquirer[/\\][^/\\]+)|inquirer|prompts|enquirer|open)[/\\]/
+
+const entries = new Map<string, string | undefined>()
+/** The file `require(name)` loads for the copy of the package under `modules` (each copy found once). */
+function entryOf(name: string, modules: string): string | undefined {
+  const key = `${modules}\0${name}`
+  if (!entries.has(key)) {
+    let file: string | undefined
     try {
-      file = loader._resolveFilename(request, parent, isMain)
+      const from = new Module(`${modules}/x.js`)
+      from.paths = [modules]
+      file = loader._resolveFilename(name, from, false)
     } catch {
-      return exports
+      file = undefined
     }
 
-    if (UX_PROMPT.test(file)) wrap('oclif-ux', exports)
+    entries.set(key, file)
   }
 
-  return exports
+  return entries.get(key)
+}
+
+/** What a file that was just loaded under `require` holds: a prompt library's entry or the ux prompt module, wrapped. */
+function afterCompile(module: {exports: unknown}, filename: string): void {
+  if (UX_PROMPT.test(filename)) {
+    wrap('oclif-ux', module.exports)
+    return
+  }
+
+  const found = LIBRARY_FILE.exec(filename)
+  if (!found) return
+  const name = found[2].replaceAll('\\', '/')
+  if (wrappedName(name) && entryOf(name, found[1]) === filename) module.exports = wrap(name, module.exports)
+}
+
+// Wrapped as each file is compiled, not as it is required: a frame of ours between a dependency and a module it
+// requires would push the dependency's own frame past the ten Node looks at to decide whether a deprecated built-in
+// (`punycode`, DEP0040) is required by a package or by the author's code, and the command would print a warning.
+// (Node 20 compiles `.cjs` files with the `.js` handler; later versions have one of their own.)
+for (const extension of ['.js', '.cjs']) {
+  const compile = loader._extensions[extension]
+  if (typeof compile !== 'function') continue
+  loader._extensions[extension] = function (module, filename) {
+    compile.call(this, module, filename)
+    afterCompile(module, filename)
+  }
 }
 
 ;(globalThis as Record<symbol, unknown>)[BRIDGE] = {wrap}
