@@ -203,9 +203,13 @@ export async function executeCommand(tool: CommandTool, input: Record<string, un
       env.parked.park(park, {
         expire: () => round.resume({unanswered: 'before the question expired'}),
         ...(how.principal === undefined ? {} : {principal: how.principal}),
-        resume(outcome) {
+        resume(outcome, signal) {
+          // The answering round's cancellation stops the command while that round waits for it, as the first's did.
+          const onRoundAbort = () => control.abort()
+          if (signal?.aborted) control.abort()
+          else signal?.addEventListener('abort', onRoundAbort, {once: true})
           round.resume(outcome)
-          return wait()
+          return wait().finally(() => signal?.removeEventListener('abort', onRoundAbort))
         },
       })
       return {cwd: workdir.dir, pending: round.pending, ran: true, result: {content: []}}

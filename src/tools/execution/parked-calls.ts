@@ -5,8 +5,11 @@ export interface Parked<Run = unknown> {
   /** Ends the command: nobody came back with an answer in time (or the server stops). */
   expire(): void
   principal?: string
-  /** Gives the command the person's answer and waits as the call would: for its end, its next question, or a job. */
-  resume(outcome: PromptOutcome): Promise<Run>
+  /**
+   * Gives the command the person's answer and waits as the call would: for its end, its next question, or a job.
+   * `signal` is the answering round's: cancelling it stops the command, as cancelling the first round would have.
+   */
+  resume(outcome: PromptOutcome, signal?: AbortSignal): Promise<Run>
 }
 
 /**

@@ -212,7 +212,7 @@ async function resumedCall(tool: CommandTool, args: Record<string, unknown>, env
   }
 
   // What execute-command.ts parked: the same call's run (ParkedCalls knows no Ran, which would make a cycle).
-  return (await parked.resume(resumed.outcome)) as Ran
+  return (await parked.resume(resumed.outcome, context.signal)) as Ran
 }
 
 /** The boundary as this caller may see it: a read-only caller is told of no other command, not even by a suggestion. */
