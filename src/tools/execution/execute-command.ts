@@ -162,7 +162,7 @@ export async function executeCommand(tool: CommandTool, input: Record<string, un
 
   const mapped = (outcome: RunOutcome) => {
     const ran = toToolResult({...outcome, stderr: withoutHostWarnings(stripAnsi(outcome.stderr))}, {argv: shown, commandLine, cwd: workdir.dir, id: tool.id, json: tool.json}, tool.timeoutMs)
-    const result = how.redact(questions.stopped ? stoppedByQuestion(ran, tool, questions.stopped) : ran)
+    const result = how.redact(questions.stopped ? stoppedByQuestion(ran, tool, questions.stopped, `${env.config.bin} ${tool.displayId}`) : ran)
     // Whether a prewarmed worker ran it (diagnostics and benchmarks; the output is the same either way).
     result._meta = {[`${PLUGIN_NAME}/run`]: {warm: prestarted !== undefined}}
     return {result, streams: {stderr: readable(outcome.stderr), stdout: readable(outcome.stdout)}}
@@ -261,9 +261,9 @@ export async function executeCommand(tool: CommandTool, input: Record<string, un
  * The result of a command its question ended: why, what it asked, and what to give instead, in its text and its
  * structured content (hosts show their model one or the other), with the output it wrote before.
  */
-function stoppedByQuestion(result: CallToolResult, tool: CommandTool, stopped: NonNullable<CallQuestions['stopped']>): CallToolResult {
+function stoppedByQuestion(result: CallToolResult, tool: CommandTool, stopped: NonNullable<CallQuestions['stopped']>, command: string): CallToolResult {
   const flags = avoidingFlags(tool, stopped.question)
-  const message = stopMessage(stopped.reason, stopped.question, tool.displayId, flags, stopped.detail)
+  const message = stopMessage(stopped.reason, stopped.question, command, flags, stopped.detail)
   const code = stopped.reason === 'declined' || stopped.reason === 'cancelled' ? 'QUESTION_DECLINED' : stopped.reason === 'secret' ? 'QUESTION_SECRET' : 'QUESTION_UNANSWERED'
   const structured = result.structuredContent as Record<string, unknown> | undefined
   return {
