@@ -17,6 +17,7 @@ import {join} from 'node:path'
 import {type Served, serveTaskbox} from '../helpers/serve.js'
 import {CORPUS, installDir, mcpArgv, nodeOf, prepare, ROOT, runCli} from './clis.js'
 import {codexTurn} from './codex-turn.js'
+import {hostScratch} from './host-home.js'
 import {type ScriptedCall, sentText, startModelEndpoint} from './model-endpoint.js'
 
 const TASKBOX = join(ROOT, 'examples/taskbox/bin/run.js')
@@ -28,24 +29,8 @@ const space = realpathSync(mkdtempSync(join(tmpdir(), 'mcp-hosts-')))
 afterAll(() => rmSync(space, {force: true, recursive: true}))
 
 let scratchCount = 0
-/** A project directory and a HOME of its own, with Claude Code kept offline and quiet. */
-function scratch(): {env: Record<string, string>; project: string} {
-  const base = join(space, `s${++scratchCount}`)
-  const project = join(base, 'project')
-  mkdirSync(project, {recursive: true})
-  const home = join(base, 'home')
-  mkdirSync(home)
-  const env = {
-    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-    DISABLE_AUTOUPDATER: '1',
-    HOME: home,
-    PATH: process.env.PATH ?? '',
-    XDG_CACHE_HOME: join(home, 'cache'),
-    XDG_CONFIG_HOME: join(home, 'config'),
-    XDG_DATA_HOME: join(home, 'data'),
-  }
-  return {env, project}
-}
+/** A project directory and a HOME of its own (host-home.ts). */
+const scratch = () => hostScratch(join(space, `s${++scratchCount}`))
 
 describe('Claude Code', () => {
   const claude = () => join(installDir('claude-code'), 'node_modules/.bin/claude')

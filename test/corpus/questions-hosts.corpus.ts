@@ -14,6 +14,7 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 
 import {installDir, ROOT, runCli} from './clis.js'
+import {hostScratch} from './host-home.js'
 import {sentText, startModelEndpoint} from './model-endpoint.js'
 
 const ASKING = join(ROOT, 'test/fixtures/asking-cli/bin/run.js')
@@ -31,23 +32,7 @@ const answerTo = (message: string) => ANSWERS.find(([pattern]) => pattern.test(m
 const DEPLOYED = /\{\\*"deployed\\*":true,\\*"environment\\*":\\*"production\\*",\\*"note\\*":\\*"from the host\\*"\}/
 
 let count = 0
-function scratch(): {env: Record<string, string>; project: string} {
-  const base = join(space, `s${++count}`)
-  const project = join(base, 'project')
-  const home = join(base, 'home')
-  mkdirSync(project, {recursive: true})
-  mkdirSync(home, {recursive: true})
-  const env = {
-    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-    DISABLE_AUTOUPDATER: '1',
-    HOME: home,
-    PATH: process.env.PATH ?? '',
-    XDG_CACHE_HOME: join(home, 'cache'),
-    XDG_CONFIG_HOME: join(home, 'config'),
-    XDG_DATA_HOME: join(home, 'data'),
-  }
-  return {env, project}
-}
+const scratch = () => hostScratch(join(space, `s${++count}`))
 
 /** A child that speaks JSON lines on stdio: each line it writes goes to `onLine`; it is killed after `ms` at most. */
 function jsonLines(command: string, args: string[], env: Record<string, string>, cwd: string, onLine: (message: Record<string, unknown>, write: (m: unknown) => void) => void) {

@@ -4,11 +4,11 @@
 import {afterAll, describe, expect, it} from '@jest/globals'
 import {Client, type ClientCapabilities} from '@modelcontextprotocol/client'
 import {StreamableHTTPClientTransport} from '@modelcontextprotocol/client'
-import {spawn} from 'node:child_process'
 import {existsSync, readFileSync} from 'node:fs'
 import {join, resolve} from 'node:path'
 
 import {serveTaskbox} from '../helpers/serve.js'
+import {atTerminal} from '../helpers/terminal.js'
 import {connectTaskbox, type Era, isolatedEnv, ROOT, scratch} from '../helpers/taskbox.js'
 
 const BIN = resolve(ROOT, 'test/fixtures/asking-cli/bin/run.js')
@@ -188,28 +188,8 @@ describe('over HTTP', () => {
   })
 })
 
-/**
- * `asking mcp call TOOL` with a pseudo-terminal (util-linux `script`): each time the next of `prompts` is on the screen,
- * the keyboard types the next line of `typed`.
- */
-function callAtTerminal(tool: string, prompts: string[], typed: string[], env: Record<string, string>): Promise<{code: null | number; output: string}> {
-  const line = [process.execPath, BIN, 'mcp', 'call', tool, '--args', '{}'].map((a) => `'${a.replaceAll("'", String.raw`'\''`)}'`).join(' ')
-  const child = spawn('script', ['-qec', line, '/dev/null'], {cwd: space.dir, env, stdio: ['pipe', 'pipe', 'pipe']})
-  let output = ''
-  let answered = 0
-  child.stdout.on('data', (chunk: Buffer) => {
-    output += chunk
-    while (answered < prompts.length && output.includes(prompts[answered])) child.stdin.write(`${typed[answered++]}\n`)
-  })
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk))
-  const timer = setTimeout(() => child.kill('SIGKILL'), 60_000)
-  return new Promise((resolve) => {
-    child.on('close', (code) => {
-      clearTimeout(timer)
-      resolve({code, output})
-    })
-  })
-}
+/** `asking mcp call TOOL` at a pseudo-terminal whose keyboard types `typed`, a line as each of `prompts` shows. */
+const callAtTerminal = (tool: string, prompts: string[], typed: string[], env: Record<string, string>) => atTerminal([process.execPath, BIN, 'mcp', 'call', tool, '--args', '{}'], prompts, typed, env, space.dir)
 
 describe('mcp call at a terminal', () => {
   it('asks the command\'s questions there: a choice by its number, yes/no, a line of text', async () => {

@@ -4,11 +4,11 @@
 // unless the server was told to trust the host's own approval.
 import {Client, type ClientCapabilities, StreamableHTTPClientTransport} from '@modelcontextprotocol/client'
 import {afterAll, describe, expect, it} from '@jest/globals'
-import {spawn} from 'node:child_process'
 import {existsSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 
 import {MODERN_META, post, serveTaskbox} from '../helpers/serve.js'
+import {atTerminal} from '../helpers/terminal.js'
 import {connectTaskbox, type Era, ROOT, scratch, TASKBOX_BIN, taskboxEnv, textOf} from '../helpers/taskbox.js'
 import {runTaskbox} from '../helpers/run-cli.js'
 
@@ -203,25 +203,8 @@ describe('--confirm-destructive over HTTP', () => {
   })
 })
 
-/** `taskbox mcp call …` with a pseudo-terminal (util-linux `script`) whose keyboard types `typed`. */
-function callAtTerminal(args: string[], typed: string, env: Record<string, string>): Promise<{code: null | number; output: string}> {
-  const line = [process.execPath, TASKBOX_BIN, 'mcp', 'call', ...args].map((a) => `'${a.replaceAll("'", String.raw`'\''`)}'`).join(' ')
-  const child = spawn('script', ['-qec', line, '/dev/null'], {cwd: ROOT, env, stdio: ['pipe', 'pipe', 'pipe']})
-  let output = ''
-  child.stdout.on('data', (chunk: Buffer) => {
-    output += chunk
-    // Answer once the question is on the screen.
-    if (output.includes('[y/N]') && !child.stdin.writableEnded) child.stdin.end(typed)
-  })
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk))
-  const timer = setTimeout(() => child.kill('SIGKILL'), 60_000)
-  return new Promise((resolve) => {
-    child.on('close', (code) => {
-      clearTimeout(timer)
-      resolve({code, output})
-    })
-  })
-}
+/** `taskbox mcp call …` at a pseudo-terminal whose keyboard types `typed` once the question is on the screen. */
+const callAtTerminal = (args: string[], typed: string, env: Record<string, string>) => atTerminal([process.execPath, TASKBOX_BIN, 'mcp', 'call', ...args], ['[y/N]'], [typed.replace(/\n$/, '')], env, ROOT)
 
 describe('--confirm-destructive through mcp call', () => {
   const removal = (dir: string) => ['tasks_remove', '--confirm-destructive', '--args', JSON.stringify({cwd: dir, id: '1'})]
