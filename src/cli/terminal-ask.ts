@@ -78,7 +78,8 @@ async function answerAtTerminal(form: TerminalForm, ask: Ask): Promise<TerminalF
     if (line === null) return {action: 'cancel'}
     const typed = line.trim()
     if (typed === '' && field.default !== undefined) return {action: 'accept', content: {answer: field.default}}
-    const pick = (word: string) => choices[Number(word) - 1] ?? choices.find((c) => c === word)
+    // A choice's own text first (a choice may be a number), then its position.
+    const pick = (word: string) => choices.find((c) => c === word) ?? (/^\d+$/.test(word) ? choices[Number(word) - 1] : undefined)
     let answer: unknown
     if (field.type === 'boolean') answer = /^y(?:es)?$/i.test(typed) ? true : /^no?$/i.test(typed) || typed === '' ? false : undefined
     else if (field.type === 'array') answer = typed === '' ? [] : typed.split(',').map((w) => pick(w.trim()))

@@ -109,6 +109,16 @@ describe('each prompt library, cold and warm (2025 era, stdio)', () => {
   })
 })
 
+describe('the command\'s own check of an answer', () => {
+  it('asks again with the reason, and after four refusals ends the command: a refused answer never reaches it', async () => {
+    const {asked, result} = await overStdio('legacy', 'wizard', [{value: 'basic'}, {value: []}, {value: 'B1'}, {value: 'B2'}, {value: 'B3'}, {value: 'B4'}])
+    expect(asked.slice(3).map((a) => a.message)).toEqual(Array.from({length: 3}, () => '"asking wizard" asks: Lower-case letters only.\nProject name?'))
+    expect(structured(result)).toMatchObject({exitCode: 75})
+    expect(String(structured(result).stderr)).toContain('the command refused 4 answers in a row; it was ended')
+    expect(structured(result).stdout).toBeUndefined()
+  })
+})
+
 describe('a cold command given a secret argument (read from its own pipe before the CLI runs)', () => {
   it('still has its ES-module prompts caught, and gets the secret whole', async () => {
     const {result} = await overStdio('legacy', 'deploy', [{value: 'Staging'}, {value: true}, {value: 'n'}], {args: {'api-key': 'k3y-with-9'}})

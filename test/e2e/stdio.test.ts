@@ -117,10 +117,11 @@ describe.each<Era>(['legacy', 'modern'])('mcp stdio, %s era, official client', (
     expect(textOf(result)).toContain('No sync server configured')
   })
 
-  it('fails a prompting command fast instead of hanging', async () => {
+  it('ends a command at its question when the client cannot be asked, naming the flag that skips it', async () => {
     const result = await call('tasks_clear', {cwd: projectA})
     expect(result.isError).toBe(true)
-    expect(textOf(result)).toContain('standard input is closed')
+    expect(textOf(result)).toMatch(/^"taskbox tasks clear" asked: "Delete \d+ done task\(s\)\? \[y\/N\]" — and nobody can be asked here .* give --yes\.$/)
+    expect(structured(result)).toMatchObject({code: 'QUESTION_UNANSWERED', question: {avoidWith: ['--yes'], kind: 'confirm'}})
   })
 
   it('reports a JSON command error by its message, and the exit code the command asked for', async () => {

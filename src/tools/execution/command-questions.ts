@@ -62,7 +62,8 @@ export function formOf(question: CommandQuestion, asker: string): QuestionForm {
     }
   }
 
-  return {message: `${asker} asks: ${question.message}`, requestedSchema: {properties: {[ANSWER]: field}, required: kind === 'text' ? [] : [ANSWER], type: 'object'}}
+  const message = `${asker} asks: ${question.problem ? `${question.problem}\n` : ''}${question.message}`
+  return {message, requestedSchema: {properties: {[ANSWER]: field}, required: kind === 'text' ? [] : [ANSWER], type: 'object'}}
 }
 
 /** The answer the command gets from the form's content, or undefined when the content does not answer the question. */
@@ -104,8 +105,13 @@ export function answerFrom(question: CommandQuestion, content: Record<string, un
 export function asksForSecret(question: CommandQuestion): boolean {
   if (question.kind === 'secret') return true
   if (question.kind !== 'text') return false
-  return (question.name !== undefined && isSecretName(question.name)) || SECRET_TEXT.test(question.message.replace(/[?:]\s*$/, ''))
+  // Any word of the question that names a secret makes it one: a question wrongly taken for a secret ends the command
+  // and names the flags instead; a secret wrongly taken for a question would go through the client.
+  return (question.name !== undefined && isSecretName(question.name)) || isSecretName(question.message) || SECRET_TEXT.test(question.message.replace(/[?:]\s*$/, '')) || SECRET_WORDS.test(question.message)
 }
+
+/** Words a question for a secret uses that the names' rule does not take alone. */
+const SECRET_WORDS = /\b(?:pat|otp|2fa|mfa|one-time (?:code|password)|verification code|auth(?:entication)? code|api ?key)\b/i
 
 /** Flags that skip a confirmation, by name. */
 const SKIPS = /^(?:y|yes|force|f|confirm|no-confirm|assume-yes|non-interactive|no-interactive|noninteractive|no-prompt|noprompt|skip-confirmation|skip-prompts?|no-input|auto-approve|accept|all-yes)$/
@@ -128,7 +134,7 @@ const wordsOf = (text: string) =>
  * that skip confirmations (`--force`, `--yes`, `--confirm`, a flag described as skipping prompts); for a secret, the
  * flags and environment variables that hold it. Strongest first, a handful at most.
  */
-export function avoidingFlags(tool: CommandTool, question: CommandQuestion): string[] {
+export function avoidingFlags(tool: CommandTool, question: CommandQuestion, skips = true): string[] {
   const asked = wordsOf(`${question.name ?? ''} ${question.message}`)
   const found: [score: number, text: string][] = []
   const definitions = (tool.command.flags ?? {}) as Record<string, {description?: string; env?: string; summary?: string; type?: string}>
@@ -147,7 +153,7 @@ export function avoidingFlags(tool: CommandTool, question: CommandQuestion): str
 
     const overlap = [...wordsOf(param.name)].filter((w) => asked.has(w)).length
     if (overlap > 0) found.push([2 + overlap, named])
-    else if (question.kind === 'confirm' && param.kind === 'flag' && param.type === 'boolean' && (SKIPS.test(param.name) || SKIP_TEXT.test(described))) found.push([2, named])
+    else if (skips && question.kind === 'confirm' && param.kind === 'flag' && param.type === 'boolean' && (SKIPS.test(param.name) || SKIP_TEXT.test(described))) found.push([2, named])
   }
 
   return found
@@ -217,10 +223,15 @@ export class CallQuestions {
   stopped?: {detail: string; question: CommandQuestion; reason: StopReason}
   private readonly queue: Waiting[] = []
   private wake?: () => void
+  private left: () => void = () => {}
+  /** Settles when the call stops waiting for its command. */
+  private readonly leaving = new Promise<'left'>((resolve) => (this.left = () => resolve('left')))
 
   constructor(
     private readonly prompting: Prompting,
     private readonly asker: string,
+    /** What the person may see of a question: secrets the server knows are taken out of it first. */
+    private readonly redact: (text: string) => string = (text) => text,
   ) {}
 
   /** What the question channel gives each question of this call's command. */
@@ -249,6 +260,7 @@ export class CallQuestions {
   /** The call stops waiting (its command ended or goes on as a job): questions from now on end the command. */
   leaveForeground(): void {
     this.foreground = false
+    this.left()
     for (const waiting of this.queue.splice(0)) this.stop(waiting, 'background')
   }
 
@@ -265,10 +277,37 @@ export class CallQuestions {
     if (question.kind === 'url' && !this.prompting.urls) return this.stop(waiting, 'nobody', 'this client cannot open a page for the person (URL-mode elicitation)')
     if (this.asked.length >= MAX_QUESTIONS) return this.stop(waiting, 'too-many')
     this.asked.push({answered: false, kind: question.kind, message: question.message})
-    const outcome = await this.prompting.ask(formOf(question, this.asker), park)
+    // The person sees the question with the call's secrets taken out, and answers it as they saw it.
+    const shown = this.shown(question)
+    waiting.question = shown
+    let outcome: 'left' | PromptOutcome
+    try {
+      outcome = await Promise.race([this.prompting.ask(formOf(shown, this.asker), park), this.leaving])
+    } catch (error) {
+      return this.stop(waiting, 'nobody', `asking failed: ${error instanceof Error ? error.message : String(error)}`)
+    }
+
+    // The command ended while its question was out (its time limit, a crash): the answer has nowhere to go, and the
+    // call does not wait for it.
+    if (outcome === 'left' || (!this.foreground && !('pending' in outcome))) {
+      waiting.reply(STOP)
+      return undefined
+    }
+
     if ('pending' in outcome) return {pending: outcome.pending, resume: (answer) => this.settle(waiting, answer)}
     this.settle(waiting, outcome)
     return undefined
+  }
+
+  private shown(question: CommandQuestion): CommandQuestion {
+    const {redact} = this
+    return {
+      ...question,
+      ...(question.choices ? {choices: question.choices.map((c) => redact(c))} : {}),
+      ...(typeof question.default === 'string' ? {default: redact(question.default)} : {}),
+      message: redact(question.message),
+      ...(question.problem ? {problem: redact(question.problem)} : {}),
+    }
   }
 
   private settle(waiting: Waiting, outcome: PromptOutcome): void {

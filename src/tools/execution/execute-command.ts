@@ -115,7 +115,7 @@ export async function executeCommand(tool: CommandTool, input: Record<string, un
   const readable = (raw: string) => how.redact(withoutHostWarnings(stripAnsi(raw)))
 
   // The command's questions come to this call (prompt-bridge.cts in its process, prompt-channel.ts here).
-  const questions = new CallQuestions(how.prompting ?? {cannot: 'this client cannot be asked'}, `"${env.config.bin} ${tool.displayId}"`)
+  const questions = new CallQuestions(how.prompting ?? {cannot: 'this client cannot be asked'}, `"${env.config.bin} ${tool.displayId}"`, how.redact)
   const enrolled = await env.prompts.enrol(questions.handler).catch(() => undefined)
   const prestarted = env.workers.take({argv: [...words, ...concealed.argv], cwd: workdir.dir, env: childVars, prompts: enrolled?.address, secrets})
   const started = Date.now()
@@ -262,7 +262,8 @@ export async function executeCommand(tool: CommandTool, input: Record<string, un
  * structured content (hosts show their model one or the other), with the output it wrote before.
  */
 function stoppedByQuestion(result: CallToolResult, tool: CommandTool, stopped: NonNullable<CallQuestions['stopped']>, command: string): CallToolResult {
-  const flags = avoidingFlags(tool, stopped.question)
+  // A confirmation the person let lapse is not the model's to skip: skipping flags are named only where nobody could be asked.
+  const flags = avoidingFlags(tool, stopped.question, stopped.reason === 'nobody' || stopped.reason === 'background')
   const message = stopMessage(stopped.reason, stopped.question, command, flags, stopped.detail)
   const code = stopped.reason === 'declined' || stopped.reason === 'cancelled' ? 'QUESTION_DECLINED' : stopped.reason === 'secret' ? 'QUESTION_SECRET' : 'QUESTION_UNANSWERED'
   const structured = result.structuredContent as Record<string, unknown> | undefined

@@ -30,6 +30,8 @@ interface Question {
   message: string
   /** The answer's name in the command's code (inquirer's and prompts' `name`), when it has one. */
   name?: string
+  /** Why the same question is asked again: the command's own check refused the last answer. */
+  problem?: string
   /** A page the command opens for the person (a browser login): the person is asked to open it. */
   url?: string
 }
@@ -41,7 +43,6 @@ interface Choice {
 
 const VARIABLE = 'OCLIF_MCP_PROMPTS'
 const BRIDGE = Symbol.for('oclif-plugin-mcp/prompt-bridge')
-const WRAPPED = Symbol.for('oclif-plugin-mcp/prompt-wrapped')
 /** How many times a question whose answer the command's own check refused is asked again. */
 const MAX_RETRIES = 3
 
@@ -118,24 +119,21 @@ type Options = Record<string, unknown>
 const text = (value: unknown): string => (typeof value === 'string' ? value : value === undefined || value === null ? '' : String(value))
 
 /** A question's choices: the ones a person can pick (separators, disabled entries and headings left out). */
-function choicesOf(list: unknown, labelKeys: string[]): Choice[] {
+function choicesOf(list: unknown, labelKeys: string[], valueOf?: (entry: unknown, position: number) => unknown): Choice[] {
   if (!Array.isArray(list)) return []
   const seen = new Map<string, number>()
   const out: Choice[] = []
-  for (const entry of list) {
+  for (const [position, entry] of list.entries()) {
     if (entry === null || entry === undefined) continue
-    if (typeof entry !== 'object') {
-      out.push({label: String(entry), value: entry})
-      continue
-    }
-
-    const choice = entry as Options
+    const choice = (typeof entry === 'object' ? entry : {}) as Options
     if (choice.type === 'separator' || choice.disabled || choice.role === 'separator' || choice.role === 'heading') continue
-    const raw = labelKeys.map((key) => choice[key]).find((v) => typeof v === 'string' && v !== '') ?? String(choice.value)
+    const raw = typeof entry === 'object' ? (labelKeys.map((key) => choice[key]).find((v) => typeof v === 'string' && v !== '') ?? String(choice.value)) : String(entry)
     // Two choices that read the same would be one field value: the later ones get their position.
     const count = seen.get(raw as string) ?? 0
     seen.set(raw as string, count + 1)
-    out.push({label: count === 0 ? (raw as string) : `${raw as string} (${count + 1})`, value: 'value' in choice ? choice.value : raw})
+    // The value the library itself would answer with, from the choice as given (its position in the whole list).
+    const value = valueOf ? valueOf(entry, position) : typeof entry !== 'object' ? entry : 'value' in choice ? choice.value : raw
+    out.push({label: count === 0 ? (raw as string) : `${raw as string} (${count + 1})`, value})
   }
 
   return out
@@ -154,14 +152,21 @@ async function checked(ask: (problem?: string) => Promise<unknown>, validate: ((
   let problem: string | undefined
   for (let attempt = 0; ; attempt++) {
     const value = await ask(problem)
-    if (typeof validate !== 'function' || attempt === MAX_RETRIES) return value
+    if (typeof validate !== 'function') return value
     const verdict = await validate(value)
     if (verdict === true || verdict === undefined) return value
+    // An answer the command refuses is never given to it: after the last refusal the command ends.
+    if (attempt === MAX_RETRIES) {
+      process.stderr.write(`oclif-plugin-mcp: the command refused ${MAX_RETRIES + 1} answers in a row; it was ended.\n`)
+      stopHere()
+    }
+
     problem = typeof verdict === 'string' ? verdict : 'That answer was not accepted.'
   }
 }
 
-const withProblem = (message: string, problem?: string) => (problem ? `${problem}\n${message}` : message)
+/** What the command's own check said of the last answer, asked again with the question (never part of its message). */
+const withProblem = (message: string, problem?: string): {message: string; problem?: string} => (problem ? {message, problem} : {message})
 
 /** One `@inquirer/<kind>` prompt: `prompt(config)` → the answer. */
 function inquirerCore(kind: string, config: Options): Promise<unknown> {
@@ -169,7 +174,7 @@ function inquirerCore(kind: string, config: Options): Promise<unknown> {
   const library = `@inquirer/${kind}`
   const validate = config.validate as ((value: unknown) => unknown) | undefined
   return checked(async (problem) => {
-    const base = {library, message: withProblem(message, problem)}
+    const base = {library, ...withProblem(message, problem)}
     switch (kind) {
       case 'confirm': {
         return send({...base, default: config.default ?? true, kind: 'confirm'})
@@ -215,16 +220,22 @@ async function inquirerLegacy(questions: unknown, given: unknown): Promise<Optio
   for (const raw of list as Options[]) {
     const q = raw ?? {}
     const name = text(q.name)
-    if (name in answers) continue
+    if (getPath(answers, name) !== undefined) continue
     const value = (key: string) => (typeof q[key] === 'function' ? (q[key] as (a: Options) => unknown)(answers) : q[key])
-    if ('when' in q && !(await value('when'))) continue
+    // As inquirer: a `when` function that answers falsy skips the question, a `when` value only when it is `false`.
+    if (typeof q.when === 'function' ? !(await value('when')) : q.when === false) continue
     const message = text(await value('message')) || `${name}:`
     const defaults = await value('default')
     const type = text(q.type) || 'input'
     const base = {library: 'inquirer', message, name}
     const validate = typeof q.validate === 'function' ? (v: unknown) => (q.validate as (v: unknown, a: Options) => unknown)(v, answers) : undefined
-    let answer = await checked(async (problem) => {
-      const asked = {...base, message: withProblem(message, problem)}
+    // As inquirer: the answer is filtered first, then checked, and the filtered value is the one kept.
+    const filter = async (raw: unknown) => (typeof q.filter === 'function' ? (q.filter as (v: unknown, a: Options) => unknown)(raw, answers) : raw)
+    const answer = await checked(async (problem) => filter(await asked(problem)), validate)
+    setPath(answers, name, answer)
+
+    async function asked(problem?: string): Promise<unknown> {
+      const asked = {...base, ...withProblem(message, problem)}
       if (type === 'confirm') return send({...asked, default: defaults ?? true, kind: 'confirm'})
       if (type === 'number') return send({...asked, default: defaults, kind: 'number'})
       if (type === 'password') return send({...asked, kind: 'secret'})
@@ -240,12 +251,16 @@ async function inquirerLegacy(questions: unknown, given: unknown): Promise<Optio
       }
 
       return send({...asked, default: defaults, kind: 'text'})
-    }, validate)
-    if (typeof q.filter === 'function') answer = await (q.filter as (v: unknown, a: Options) => unknown)(answer, answers)
-    setPath(answers, name, answer)
+    }
   }
 
   return answers
+}
+
+function getPath(source: Options, path: string): unknown {
+  let at: unknown = source
+  for (const part of path.split('.')) at = at && typeof at === 'object' ? (at as Options)[part] : undefined
+  return at
 }
 
 function setPath(target: Options, path: string, value: unknown): void {
@@ -256,7 +271,7 @@ function setPath(target: Options, path: string, value: unknown): void {
 }
 
 /** `prompts(questions)` (terkelg/prompts): `type` may be a function or falsy (skipped), `format` applied after. */
-async function promptsLibrary(questions: unknown): Promise<Options> {
+async function promptsLibrary(questions: unknown, override: Options): Promise<Options> {
   const answers: Options = {}
   let previous: unknown
   for (const q of [questions].flat() as Options[]) {
@@ -264,12 +279,21 @@ async function promptsLibrary(questions: unknown): Promise<Options> {
     const type = text(await value('type'))
     if (!type) continue
     const name = text(q.name)
+    // What the command set with prompts.override() answers its question, as prompts does.
+    if (override[name] !== undefined) {
+      answers[name] = override[name]
+      previous = override[name]
+      continue
+    }
+
+    // A masked text is a password (prompts' `style`).
+    const masked = q.style === 'password' || q.style === 'invisible'
     const message = text(await value('message'))
     const initial = await value('initial')
     const base = {library: 'prompts', message, name}
     const validate = typeof q.validate === 'function' ? (v: unknown) => (q.validate as (v: unknown, a: Options) => unknown)(v, answers) : undefined
     let answer = await checked(async (problem) => {
-      const asked = {...base, message: withProblem(message, problem)}
+      const asked = {...base, ...withProblem(message, problem)}
       switch (type) {
         case 'confirm':
         case 'toggle': {
@@ -286,18 +310,21 @@ async function promptsLibrary(questions: unknown): Promise<Options> {
         }
 
         case 'select':
-        case 'autocomplete': {
-          // A choice without a value answers with its position, as prompts does.
-          const list = await value('choices')
-          const numbered = Array.isArray(list) ? list.map((c: unknown, i) => (c && typeof c === 'object' && !('value' in c) ? {...c, value: i} : c)) : list
-          return askChoice(asked, choicesOf(numbered, ['title']), false, initial)
-        }
-
         case 'multiselect':
         case 'autocompleteMultiselect': {
-          const list = (await value('choices')) as Options[] | undefined
-          const selected = Array.isArray(list) ? list.filter((c) => c && typeof c === 'object' && c.selected).map((c) => c.value) : []
-          return askChoice(asked, choicesOf(list, ['title']), true, selected)
+          // As prompts: a choice answers with its value, or its position when it has none (a string choice too).
+          const list = await value('choices')
+          const valueOf = (entry: unknown, position: number) => (entry && typeof entry === 'object' && (entry as Options).value !== undefined ? (entry as Options).value : position)
+          const many = type !== 'select'
+          const selected = Array.isArray(list) ? list.flatMap((c, i) => (c && typeof c === 'object' && (c as Options).selected ? [valueOf(c, i)] : [])) : []
+          return askChoice(asked, choicesOf(list, ['title'], valueOf), many, many ? selected : typeof initial === 'number' ? valueOf((list as unknown[])?.[initial], initial) : initial)
+        }
+
+        case 'autocomplete': {
+          // As prompts: a choice answers with its value, or its title.
+          const list = await value('choices')
+          const valueOf = (entry: unknown) => (entry && typeof entry === 'object' ? ((entry as Options).value ?? (entry as Options).title) : entry)
+          return askChoice(asked, choicesOf(list, ['title'], valueOf), false, typeof initial === 'number' && Array.isArray(list) ? valueOf(list[initial]) : initial)
         }
 
         case 'list': {
@@ -306,7 +333,7 @@ async function promptsLibrary(questions: unknown): Promise<Options> {
         }
 
         default: {
-          return send({...asked, default: initial, kind: 'text'})
+          return send({...asked, default: initial, kind: masked ? 'secret' : 'text'})
         }
       }
     }, validate)
@@ -331,22 +358,20 @@ async function enquirerLibrary(questions: unknown): Promise<Options> {
     const base = {library: 'enquirer', message, name}
     const validate = typeof q.validate === 'function' ? (v: unknown) => (q.validate as (v: unknown) => unknown)(v) : undefined
     let answer = await checked(async (problem) => {
-      const asked = {...base, message: withProblem(message, problem)}
+      const asked = {...base, ...withProblem(message, problem)}
       if (type === 'confirm' || type === 'toggle') return send({...asked, default: initial ?? false, kind: 'confirm'})
       if (type === 'number' || type === 'numeral') return send({...asked, default: initial, kind: 'number'})
       if (type === 'password' || type === 'invisible') return send({...asked, kind: 'secret'})
       const many = type === 'multiselect' || (type === 'autocomplete' && q.multiple === true)
       if (['select', 'autocomplete', 'multiselect'].includes(type)) {
-        const choices = choicesOf(await value('choices'), ['message', 'name']).map((c, i) => {
-          const raw = (q.choices as unknown[])[i]
-          return {...c, value: raw && typeof raw === 'object' ? ((raw as Options).name ?? c.value) : raw}
-        })
-        return askChoice(asked, choices, many, initial)
+        // As enquirer: a choice answers with its name.
+        const valueOf = (entry: unknown) => (entry && typeof entry === 'object' ? ((entry as Options).name ?? (entry as Options).message ?? (entry as Options).value) : entry)
+        return askChoice(asked, choicesOf(await value('choices'), ['message', 'name'], valueOf), many, initial)
       }
 
       return send({...asked, default: initial, kind: 'text'})
     }, validate)
-    if (typeof q.result === 'function') answer = await (q.result as (v: unknown) => unknown)(answer)
+    if (typeof q.result === 'function') answer = await (q.result as (this: Options, v: unknown) => unknown).call(q, answer)
     answers[name] = answer
   }
 
@@ -358,10 +383,9 @@ function oclifUx(exports: Options, library: string): void {
   const prompt = exports.prompt
   if (typeof prompt === 'function') {
     exports.prompt = async (name: string, options: Options = {}) => {
-      const hidden = options.type === 'mask' || options.type === 'hide'
-      const message = text(name)
-      const answer = await send({default: options.default, kind: hidden ? 'secret' : 'text', library, message})
-      return text(answer) === '' && options.default !== undefined ? options.default : text(answer)
+      if (options.type === 'mask' || options.type === 'hide') return text(await send({kind: 'secret', library, message: text(name)}))
+      const answer = await lineQuestion(name, library, options.default)
+      return answer === '' && options.default !== undefined ? options.default : answer
     }
   }
 
@@ -374,25 +398,55 @@ function oclifUx(exports: Options, library: string): void {
   }
 }
 
-/** A bare `readline` question (`rl.question(query, cb)`, `readline/promises`), when it reads this process's stdin. */
+/** A yes/no question as a line prompt shows it: `[y/N]`, `(Y/n)`, `(yes/no)`; the capital letter is the default. */
+const YES_NO = /[[(]\s*(y(?:es)?)\s*\/\s*(n(?:o)?)\s*[)\]]\s*[:?]?\s*$/i
+
+/** A question asked as a line of text: a yes/no one goes as yes/no, and its answer comes back as the line `y` or `n`. */
+function lineQuestion(query: unknown, library: string, defaults?: unknown): Promise<string> {
+  const message = text(query).trim()
+  const yesNo = YES_NO.exec(message)
+  if (!yesNo) return send({default: defaults, kind: 'text', library, message}).then(text)
+  const [, yes, no] = yesNo
+  const fallback = no !== no.toLowerCase() ? false : yes !== yes.toLowerCase() ? true : false
+  return send({default: fallback, kind: 'confirm', library, message}).then((answer) => (answer ? 'y' : 'n'))
+}
+
+/**
+ * A bare `readline` question (`rl.question(query, cb)`, `readline/promises`), when it reads this process's stdin. That
+ * stdin is closed: its end would close the interface (and the command would take that as no answer) while the person
+ * is being asked, so the interface's close waits for the answer.
+ */
 function readlineQuestions(): void {
   /* eslint-disable @typescript-eslint/no-require-imports */
   const callbacks = require('node:readline') as {Interface: {prototype: Options}}
   const promises = require('node:readline/promises') as {Interface: {prototype: Options}}
   /* eslint-enable @typescript-eslint/no-require-imports */
-  const ask = (query: unknown) => send({kind: 'text', library: 'readline', message: text(query).trim()}).then(text)
-  const callbackQuestion = callbacks.Interface.prototype.question as (this: {input?: unknown}, ...args: unknown[]) => unknown
-  callbacks.Interface.prototype.question = function (this: {input?: unknown}, query: unknown, ...rest: unknown[]) {
-    if (this.input !== process.stdin) return callbackQuestion.call(this, query, ...rest)
-    const done = rest.find((r) => typeof r === 'function') as ((answer: string) => void) | undefined
-    void ask(query).then((answer) => done?.(answer))
+  type Line = {close: () => void; input?: unknown}
+  const ask = (rl: Line, query: unknown): Promise<string> => {
+    const close = rl.close
+    let closeAfter = false
+    rl.close = () => {
+      closeAfter = true
+    }
+
+    return lineQuestion(query, 'readline').finally(() => {
+      rl.close = close
+      if (closeAfter) queueMicrotask(() => rl.close())
+    })
   }
 
-  const promiseQuestion = promises.Interface.prototype.question as (this: {input?: unknown}, ...args: unknown[]) => unknown
+  const callbackQuestion = callbacks.Interface.prototype.question as (this: Line, ...args: unknown[]) => unknown
+  callbacks.Interface.prototype.question = function (this: Line, query: unknown, ...rest: unknown[]) {
+    if (this.input !== process.stdin) return callbackQuestion.call(this, query, ...rest)
+    const done = rest.find((r) => typeof r === 'function') as ((answer: string) => void) | undefined
+    void ask(this, query).then((answer) => done?.(answer))
+  }
+
+  const promiseQuestion = promises.Interface.prototype.question as (this: Line, ...args: unknown[]) => unknown
   if (promiseQuestion === callbacks.Interface.prototype.question) return
-  promises.Interface.prototype.question = function (this: {input?: unknown}, query: unknown, ...rest: unknown[]) {
+  promises.Interface.prototype.question = function (this: Line, query: unknown, ...rest: unknown[]) {
     if (this.input !== process.stdin) return promiseQuestion.call(this, query, ...rest)
-    return ask(query)
+    return ask(this, query)
   }
 }
 
@@ -423,6 +477,8 @@ function openPage(original: (...args: unknown[]) => unknown): (target: unknown, 
 
 const INQUIRER_KINDS = new Set(['checkbox', 'confirm', 'editor', 'expand', 'input', 'number', 'password', 'rawlist', 'search', 'select'])
 const wrappedOf = new WeakMap<object, unknown>()
+/** What this bridge made or changed already (kept here, not on the exports: those may be frozen). */
+const wrappedSet = new WeakSet<object>()
 
 /** A prompt function's stand-in: what `@inquirer/*` return is a promise with `cancel()`. */
 function promiseLike(promise: Promise<unknown>): Promise<unknown> {
@@ -434,18 +490,22 @@ function promiseLike(promise: Promise<unknown>): Promise<unknown> {
  * `inquirer`, `prompts`, `enquirer`) or `oclif-ux` for the ux prompt module. Objects are changed in place; a
  * function export is given a stand-in, the same one each time.
  */
-function wrap(name: string, exports: unknown): unknown {
-  if (!exports || (typeof exports !== 'object' && typeof exports !== 'function')) return exports
-  const target = exports as Options & {[WRAPPED]?: true}
-  if (target[WRAPPED]) return exports
-  const known = wrappedOf.get(target)
+function wrap(name: string, given: unknown): unknown {
+  if (!given || (typeof given !== 'object' && typeof given !== 'function')) return given
+  if (wrappedSet.has(given as object)) return given
+  const known = wrappedOf.get(given as object)
   if (known) return known
+  // An ES module's namespace (what `require` of an ES-module-only package gives on Node 20.19 and later) cannot be
+  // changed: its stand-in is a plain copy.
+  const exports = Object.prototype.toString.call(given) === '[object Module]' ? {...(given as Options)} : given
+  const target = exports as Options
   let result: unknown = exports
   if (name.startsWith('@inquirer/')) {
     const kind = name.slice('@inquirer/'.length)
     const original = (typeof exports === 'function' ? exports : target.default) as ((...args: unknown[]) => unknown) | undefined
     if (typeof original === 'function') {
-      const stand = Object.assign((config: Options) => promiseLike(inquirerCore(kind, config ?? {})), original, {[WRAPPED]: true})
+      const stand = Object.assign((config: Options) => promiseLike(inquirerCore(kind, config ?? {})), original)
+      wrappedSet.add(stand)
       if (typeof exports === 'function') result = stand
       else target.default = stand
     }
@@ -459,9 +519,9 @@ function wrap(name: string, exports: unknown): unknown {
   } else if (name === 'prompts' && typeof exports === 'function') {
     const original = exports as ((...args: unknown[]) => unknown) & Options
     const stand = Object.assign(function (this: unknown, questions: unknown, options?: unknown) {
-      // What the command injected or overrode itself (its tests' way to answer) is the library's to use.
-      if ((original._injected as unknown[] | undefined)?.length || Object.keys((original._override as Options | undefined) ?? {}).length > 0) return original.call(this, questions, options)
-      return promptsLibrary(questions)
+      // What the command injected itself (its tests' way to answer) is the library's to use.
+      if ((original._injected as unknown[] | undefined)?.length) return original.call(this, questions, options)
+      return promptsLibrary(questions, (original._override as Options | undefined) ?? {})
     }, original)
     stand.prompt = stand
     result = stand
@@ -475,7 +535,8 @@ function wrap(name: string, exports: unknown): unknown {
   } else if (name === 'open') {
     const original = (typeof exports === 'function' ? exports : target.default) as ((...args: unknown[]) => unknown) | undefined
     if (typeof original === 'function') {
-      const stand = Object.assign(openPage(original), original, {[WRAPPED]: true})
+      const stand = Object.assign(openPage(original), original)
+      wrappedSet.add(stand)
       if (typeof exports === 'function') result = stand
       else target.default = stand
     }
@@ -483,8 +544,8 @@ function wrap(name: string, exports: unknown): unknown {
     oclifUx(target, 'oclif ux')
   }
 
-  Object.defineProperty(target, WRAPPED, {value: true})
-  wrappedOf.set(target, result)
+  wrappedSet.add(result as object)
+  wrappedOf.set(given as object, result)
   return result
 }
 
@@ -539,7 +600,13 @@ function afterCompile(module: {exports: unknown}, filename: string): void {
   const found = LIBRARY_FILE.exec(filename)
   if (!found) return
   const name = found[2].replaceAll('\\', '/')
-  if (wrappedName(name) && entryOf(name, found[1]) === filename) module.exports = wrap(name, module.exports)
+  if (!wrappedName(name) || entryOf(name, found[1]) !== filename) return
+  // A library the bridge cannot wrap loads as it is: its question then meets the closed stdin, as before.
+  try {
+    module.exports = wrap(name, module.exports)
+  } catch {
+    // Left as it was.
+  }
 }
 
 // Wrapped as each file is compiled, not as it is required: a frame of ours between a dependency and a module it

@@ -22,6 +22,8 @@ export interface CommandQuestion {
   message: string
   /** The answer's name in the command's code, when the library has one. */
   name?: string
+  /** Why it is asked again: what the command's own check said of the last answer (it may quote that answer). */
+  problem?: string
   /** kind `url`: the web page the command opens for the person (its browser login). */
   url?: string
 }
@@ -52,6 +54,7 @@ export function parseQuestion(value: unknown): CommandQuestion | undefined {
     library: q.library.slice(0, 100),
     message: q.message.slice(0, 4000),
     ...(typeof q.name === 'string' && q.name ? {name: q.name.slice(0, 200)} : {}),
+    ...(typeof q.problem === 'string' && q.problem ? {problem: q.problem.slice(0, 2000)} : {}),
     ...(q.kind === 'url' ? {url: q.url as string} : {}),
   }
 }

@@ -57,7 +57,12 @@ describe('which questions ask for a secret', () => {
     [{kind: 'text', message: 'Password:'}, true],
     [{kind: 'text', message: 'Email', name: 'apiKey'}, true],
     [{kind: 'text', message: 'Project name?'}, false],
-    [{kind: 'text', message: 'Token count limit per request?'}, false],
+    [{kind: 'text', message: 'Enter your GitHub token:'}, true],
+    [{kind: 'text', message: 'Paste your token here'}, true],
+    [{kind: 'text', message: 'Your one-time code'}, true],
+    // A question wrongly taken for a secret only ends the command, naming the flags: the safe side.
+    [{kind: 'text', message: 'Token count limit per request?'}, true],
+    [{kind: 'text', message: 'Which port?'}, false],
     [{kind: 'confirm', message: 'Rotate the password?'}, false],
   ])('%j → %s', (question, secret) => {
     expect(asksForSecret({library: 'x', ...question} as Parameters<typeof asksForSecret>[0])).toBe(secret)
@@ -71,6 +76,10 @@ describe('the flags that avoid a question', () => {
     expect(avoidingFlags(deploy, {kind: 'text', library: 'x', message: 'Type the app name to confirm'})).toEqual(['<app>'])
     expect(avoidingFlags(deploy, {kind: 'confirm', library: 'x', message: 'Really go on?'})).toEqual(['--yes'])
     expect(avoidingFlags(tool([flag('force', {type: 'boolean'}), flag('quiet', {type: 'boolean'})], {quiet: {description: 'Answer every prompt with its default.'}}), {kind: 'confirm', library: 'x', message: 'Sure?'})).toEqual(['--force', '--quiet'])
+  })
+
+  it('names no flag that skips a confirmation when asked not to (the person let it lapse)', () => {
+    expect(avoidingFlags(deploy, {kind: 'confirm', library: 'x', message: 'Really go on?'}, false)).toEqual([])
   })
 
   it('for a secret, the secret flags and the variables they read, nothing else', () => {
