@@ -62,7 +62,7 @@ export const AGENT_HOSTS: Record<AgentHostId, AgentHost> = {
     source: MEASURED('Claude Code 2.1.332'),
     tools: 'deferred',
     words: {
-      approval: 'asks before every MCP tool unless allowed (readOnlyHint does not approve one); `anthropic/requiresUserInteraction` asks even under an allow rule; elicitation in forms and URLs, on stdio and HTTP (`input_required` on 2026-07-28)',
+      approval: 'asks before every MCP tool unless allowed (readOnlyHint does not approve one); `anthropic/requiresUserInteraction` asks even under an allow rule; elicitation in forms and URLs, on stdio and HTTP (`input_required` on 2026-07-28); headless (`claude -p`) it cancels every elicitation unless an `Elicitation` hook answers it or the program driving `--input-format stream-json` does (as `elicitation` control requests)',
       other: 'names tools `mcp__<server>__<tool>` (at most 64 characters); an error result is shown as its text, a resource_link as a line before the JSON; probes a stdio server with `server/discover` and waits 3,000 ms (5,000 on HTTP), then speaks 2025-11-25 to it; descriptions cut at 4,096 characters up front, 16,384 once loaded; the tasks extension is in its client behind feature gates',
       timeouts: 'no tool timeout to speak of; a server idle for 30 min (stdio) or 5 min (HTTP) is dropped',
       tools: 'every MCP tool deferred behind its ToolSearch (the model sees bare names) unless `anthropic/alwaysLoad`; the search scores name parts (+12 a whole part, +6 a part containing the word), `anthropic/searchHint` words (+4) and description words (+2), words as written',
@@ -93,7 +93,7 @@ export const AGENT_HOSTS: Record<AgentHostId, AgentHost> = {
     source: `${MEASURED('Codex 0.171.0')}; tools deferred with gpt-5.5, called from code by its default model`,
     tools: 'deferred',
     words: {
-      approval: 'declares elicitation (forms and URLs) on stdio',
+      approval: 'elicitation (forms and URLs) on stdio, after its own approval of the call (asked the same way); `codex exec` declines every elicitation, `codex app-server` hands each to its client (`mcpServer/elicitation/request`)',
       other: 'names tools `mcp__<server>__<tool>`; starts servers alongside a turn: a server still starting is missing from its first request; prompts are not shown',
       timeouts: 'per server `tool_timeout_sec`; a 75-second call completed',
       tools: 'with gpt-5.5, deferred behind a BM25 `tool_search` in a namespace `mcp__<server>` described by the first paragraph of the server\'s instructions; its default model calls tools from JavaScript in one `exec` tool; a model it does not know gets every tool at once',

@@ -109,6 +109,22 @@ describe('each prompt library, cold and warm (2025 era, stdio)', () => {
   })
 })
 
+describe('a search that lists nothing until a term is typed, and a list with nothing in it', () => {
+  it('asks for the term first, then offers what the search found', async () => {
+    const {asked, result} = await overStdio('legacy', 'find', [{value: 'alph'}, {value: 'alphabet'}])
+    expect(asked.map((a) => a.message)).toEqual(['"asking find" asks: Which package? (type what to search for)', '"asking find" asks: Which package?'])
+    expect(asked[1].schema).toMatchObject({enum: ['alpha', 'alphabet']})
+    expect(stdoutJson(result)).toEqual({pick: 'alphabet'})
+  })
+
+  it('ends the command at a list with nothing to choose from, saying so', async () => {
+    const {asked, result} = await overStdio('legacy', 'find', [], {args: {nothing: true}})
+    expect(asked).toEqual([])
+    expect(structured(result)).toMatchObject({code: 'QUESTION_UNANSWERED', question: {ended: 'nobody', message: 'Pick from nothing'}})
+    expect(String(structured(result).message)).toContain('its question could not be read')
+  })
+})
+
 describe('the command\'s own check of an answer', () => {
   it('asks again with the reason, and after four refusals ends the command: a refused answer never reaches it', async () => {
     const {asked, result} = await overStdio('legacy', 'wizard', [{value: 'basic'}, {value: []}, {value: 'B1'}, {value: 'B2'}, {value: 'B3'}, {value: 'B4'}])

@@ -272,6 +272,7 @@ export class CallQuestions {
     const waiting = this.queue.shift()
     if (!waiting) return undefined
     const {question} = waiting
+    if (question.unreadable) return this.stop(waiting, 'nobody', 'its question could not be read: a list with nothing to choose from, or a kind of question the server does not know')
     if ('cannot' in this.prompting) return this.stop(waiting, 'nobody', this.prompting.cannot)
     if (asksForSecret(question)) return this.stop(waiting, 'secret')
     if (question.kind === 'url' && !this.prompting.urls) return this.stop(waiting, 'nobody', 'this client cannot open a page for the person (URL-mode elicitation)')

@@ -201,9 +201,12 @@ function inquirerCore(kind: string, config: Options): Promise<unknown> {
       }
 
       case 'search': {
+        // What the search lists with nothing typed; a search that lists nothing until a term is typed gets one first.
         const source = config.source as ((term: string | undefined, options: {signal: AbortSignal}) => unknown) | undefined
-        const list = source ? await source(undefined, {signal: new AbortController().signal}) : []
-        return askChoice(base, choicesOf(list, ['name']), false, config.default)
+        const search = async (term: string | undefined) => (source ? choicesOf(await source(term, {signal: new AbortController().signal}), ['name']) : [])
+        let choices = await search(undefined)
+        if (choices.length === 0) choices = await search(text(await send({...base, kind: 'text', message: `${base.message} (type what to search for)`})))
+        return askChoice(base, choices, false, config.default)
       }
 
       default: {

@@ -24,6 +24,8 @@ export interface CommandQuestion {
   name?: string
   /** Why it is asked again: what the command's own check said of the last answer (it may quote that answer). */
   problem?: string
+  /** The command's line was not a question the server can ask (a list without choices, an unknown kind). */
+  unreadable?: true
   /** kind `url`: the web page the command opens for the person (its browser login). */
   url?: string
 }
@@ -57,6 +59,13 @@ export function parseQuestion(value: unknown): CommandQuestion | undefined {
     ...(typeof q.problem === 'string' && q.problem ? {problem: q.problem.slice(0, 2000)} : {}),
     ...(q.kind === 'url' ? {url: q.url as string} : {}),
   }
+}
+
+/** What stands for a question line that could not be read: the call ends the command, saying so. */
+function unreadable(value: unknown): CommandQuestion {
+  const q = (value && typeof value === 'object' ? value : {}) as Record<string, unknown>
+  const message = typeof q.message === 'string' && q.message ? q.message.slice(0, 4000) : '(a question that could not be read)'
+  return {kind: 'text', library: typeof q.library === 'string' ? q.library.slice(0, 100) : 'unknown', message, unreadable: true}
 }
 
 /** The server's end of every command's question channel; one per server, opened on the first call that needs it. */
@@ -129,7 +138,10 @@ export class PromptChannel {
         const question = parseQuestion(message.question)
         const ask = handler
         queue = queue.then(async () => {
-          const reply: QuestionReply = question ? await ask(question).catch((): QuestionReply => ({stop: true})) : {stop: true}
+          // A line that is not a question it can ask (a list with no choices, an unknown kind) still ends the command
+          // through its call, which says so.
+          const asked = question ?? unreadable(message.question)
+          const reply: QuestionReply = await ask(asked).catch((): QuestionReply => ({stop: true}))
           if (!socket.destroyed) socket.write(`${JSON.stringify({id, ...reply})}\n`)
         })
       }
