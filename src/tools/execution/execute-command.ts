@@ -15,7 +15,8 @@ import type {Job, JobEnd} from './job-table.js'
 import {fitResult, overBudget} from './result-budget.js'
 import {errorResult, stripAnsi, toToolResult, withoutHostWarnings} from './tool-result.js'
 import {checkWorkdir} from './workdir.js'
-import {avoidingFlags, CallQuestions, type Prompting, shownQuestion, stopMessage} from './command-questions.js'
+import {CallQuestions, type Prompting} from './call-questions.js'
+import {avoidingFlags, shownQuestion, stopMessage} from './command-questions.js'
 
 const ORPHAN_GUARD = ownFile('tools/execution/orphan-guard.cjs')
 const SECRET_ARGV = ownFile('tools/execution/secret-argv.cjs')

@@ -14,7 +14,8 @@ import {jobView} from './job-view.js'
 import {REDACTED, type Redact, redactor, secretEnvValues} from './redact.js'
 import {resultBudget, UNKNOWN_HOST} from '../../settings/agent-hosts.js'
 import {errorResult} from './tool-result.js'
-import {type Prompting, type PromptOutcome, QUESTION_WAIT_MS, type QuestionForm} from './command-questions.js'
+import type {Prompting} from './call-questions.js'
+import {type PromptOutcome, QUESTION_WAIT_MS, type QuestionForm} from './command-questions.js'
 
 // What the protocol edge (src/mcp/elicitation.ts) needs to ask a command's question.
 export {ANSWER, type PromptOutcome, QUESTION_WAIT_MS, type QuestionForm} from './command-questions.js'

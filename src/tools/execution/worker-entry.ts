@@ -18,7 +18,8 @@ import {pathToFileURL} from 'node:url'
 // Ends this worker (and the command it runs) should the server die without stopping it.
 import './orphan-guard.cjs'
 // Catches the command's questions: in place before anything of the host loads, so every prompt library is wrapped.
-import {connectTo} from './prompt-bridge.cjs'
+import './prompt-bridge.cjs'
+import {connectTo} from './prompt-ask.cjs'
 
 interface Call {
   /** The command id and its arguments, secret values replaced by a placeholder (argv.ts concealedArgv). */
